@@ -1,0 +1,460 @@
+"""Git access, and the only module that imports pygit2: revisions, snapshots, diffs and blobs.
+
+Diffs come in four kinds (:class:`DiffSpec`): ``A..B`` (tree vs tree), ``A...B`` (merge base vs B),
+staged (HEAD vs index) and worktree (HEAD vs working tree including the index, like ``git diff HEAD``).
+Renames are found at 50% similarity; hunks carry no context lines. Every problem a user can fix is a
+:class:`~crg_review.errors.GitError` whose one-line message says what to do next.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+import pygit2
+from pygit2.enums import DeltaStatus, DiffFind, DiffFlag, DiffOption
+
+from crg_review.errors import GitError
+
+__all__ = ["SHALLOW_FIX", "Diff", "DiffSpec", "Entry", "FileChange", "Hunk", "Repo"]
+
+log = logging.getLogger(__name__)
+
+#: what to do when history is missing from a shallow clone (CI checkouts are shallow by default)
+SHALLOW_FIX = "fetch more history (actions/checkout with fetch-depth: 0, or git fetch --deepen=N)"
+
+_TYPE_MASK = 0o170000
+_FILE = 0o100000
+_SYMLINK = 0o120000
+_SUBMODULE = 0o160000
+_RENAME_THRESHOLD = 50
+# without INCLUDE_TYPECHANGE a file that becomes a symlink is a deletion plus an addition
+_DIFF_FLAGS = DiffOption.INCLUDE_TYPECHANGE
+
+Status = Literal["added", "deleted", "modified", "renamed", "copied", "typechange"]
+DiffKind = Literal["range", "merge_base", "staged", "worktree"]
+
+_STATUS: dict[int, Status] = {
+    DeltaStatus.ADDED: "added",
+    DeltaStatus.DELETED: "deleted",
+    DeltaStatus.MODIFIED: "modified",
+    DeltaStatus.RENAMED: "renamed",
+    DeltaStatus.COPIED: "copied",
+    DeltaStatus.TYPECHANGE: "typechange",
+}
+_ANCESTRY = re.compile(r"(?P<start>.+?)(?P<steps>(?:[~^]\d*)+)")
+_STEP = re.compile(r"([~^])(\d*)")
+_SCP_URL = re.compile(r"(?:[^@/:]+@)?(?P<host>[^@/:]{2,}):(?P<path>.+)")  # git@host:owner/repo.git
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One path of a snapshot: ``oid`` is the blob id of its content (a submodule: the commit id)."""
+
+    path: str  # repo-relative, '/' separators
+    oid: str
+    mode: int  # 0o100644, 0o100755, 0o120000 symlink, 0o160000 submodule
+
+    @property
+    def is_symlink(self) -> bool:
+        """A symbolic link: its blob is the link target text."""
+        return self.mode == _SYMLINK
+
+    @property
+    def is_submodule(self) -> bool:
+        """A submodule (gitlink): ``oid`` is a commit of another repository, with no blob."""
+        return self.mode == _SUBMODULE
+
+    @property
+    def is_file(self) -> bool:
+        """A regular file, executable or not."""
+        return self.mode & _TYPE_MASK == _FILE
+
+
+@dataclass(frozen=True)
+class DiffSpec:
+    """What to compare; ``base``/``head`` are revision texts, None meaning HEAD.
+
+    For staged and worktree a None ``base`` is HEAD, or the empty tree before the first commit.
+    """
+
+    kind: DiffKind
+    base: str | None = None
+    head: str | None = None
+
+    @classmethod
+    def parse(cls, text: str | None, *, staged: bool = False) -> DiffSpec:
+        """``A..B`` range, ``A...B`` merge base, a single ``A`` is ``A..HEAD`` (committed changes only,
+        unlike ``git diff A``), an empty side is HEAD; None is the worktree, or staged with ``staged``."""
+        if text is None:
+            return cls("staged" if staged else "worktree")
+        text = text.strip()
+        if not text:
+            raise GitError("empty revision: pass A..B, A...B or a single revision")
+        if staged:
+            if ".." in text:
+                raise GitError(f"a staged diff compares the index with one revision, not '{text}': pass one revision")
+            return cls("staged", base=text)
+        for separator, kind in (("...", "merge_base"), ("..", "range")):
+            if separator in text:
+                base, _, head = text.partition(separator)
+                return cls(kind, base=base or "HEAD", head=head or "HEAD")  # type: ignore[arg-type]
+        return cls("range", base=text, head="HEAD")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """A changed region as in the ``@@ -old_start,old_lines +new_start,new_lines @@`` header (1-based)."""
+
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One changed path. A mode-only change or a submodule pointer change is ``modified`` with no hunks."""
+
+    status: Status
+    old_path: str | None
+    new_path: str | None
+    old_oid: str | None
+    new_oid: str | None
+    old_mode: int | None
+    new_mode: int | None
+    binary: bool
+    similarity: int | None  # renames and copies only
+    hunks: tuple[Hunk, ...]
+
+    @property
+    def path(self) -> str:
+        """The path after the change, or before it for a deletion."""
+        path = self.new_path or self.old_path
+        assert path is not None, "a change has at least one side"
+        return path
+
+
+@dataclass(frozen=True)
+class Diff:
+    """The changes of ``spec``; ``base_commit`` None means the empty tree (no commit yet)."""
+
+    spec: DiffSpec
+    base_commit: str | None
+    head_commit: str | None  # None for staged and worktree
+    head_label: str  # the head commit id, "staged" or "worktree"
+    changes: tuple[FileChange, ...]
+
+
+class Repo:
+    """A git work tree: its revisions, snapshots of its files, diffs and blob contents."""
+
+    root: Path
+    common_dir: Path
+
+    def __init__(self, path: str | os.PathLike[str] = ".") -> None:
+        """Open the repository containing ``path``, searching upwards like git does."""
+        start = os.fspath(path)
+        found = pygit2.discover_repository(start)
+        if found is None:
+            raise GitError(f"not a git repository: {start} (run inside a git work tree or pass --repo)")
+        try:
+            self._repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:
+            raise GitError(f"cannot open the git repository at {found}: {exc} (check it with git status)") from None
+        if self._repo.is_bare or self._repo.workdir is None:
+            raise GitError(f"bare repository: {start} has no work tree (run inside a git work tree or pass --repo)")
+        self.root = Path(self._repo.workdir).resolve()
+        self.common_dir = _common_dir(Path(self._repo.path))
+        # blob id -> path for work-tree contents that are not in the object database
+        self._worktree_blobs: dict[str, str] = {}
+
+    def head_commit(self) -> str | None:
+        """The commit HEAD points at, None before the first commit."""
+        if self._repo.head_is_unborn:
+            return None
+        return str(self._repo.head.target)
+
+    def resolve(self, rev: str) -> str:
+        """The id of the commit ``rev`` names (branch, tag, id, ``HEAD~2``, ...)."""
+        return str(self._commit(rev).id)
+
+    def merge_base(self, a: str, b: str) -> str:
+        """The best common ancestor of two revisions, as ``git merge-base a b``."""
+        base: pygit2.Oid | None = self._repo.merge_base(self._commit(a).id, self._commit(b).id)
+        if base is None:
+            if self.is_shallow():
+                raise GitError(f"the merge base of '{a}' and '{b}' is not in this shallow clone: {SHALLOW_FIX}")
+            raise GitError(f"'{a}' and '{b}' have no common history: compare them directly with {a}..{b}")
+        return str(base)
+
+    def is_shallow(self) -> bool:
+        """True for a shallow clone, whose history stops early."""
+        return bool(self._repo.is_shallow)
+
+    def snapshot_commit(self, rev: str) -> list[Entry]:
+        """Every file, symlink and submodule of the commit ``rev``, sorted by path."""
+        flat = pygit2.Index()  # in memory: flattens the tree in C, never touches .git/index
+        flat.read_tree(self._commit(rev).tree)
+        return _sorted(Entry(e.path, str(e.id), int(e.mode)) for e in flat)
+
+    def snapshot_index(self) -> list[Entry]:
+        """Every staged path with its staged content, sorted by path."""
+        return _sorted(Entry(e.path, str(e.id), int(e.mode)) for e in self._index())
+
+    def snapshot_worktree(self) -> list[Entry]:
+        """Every tracked path as it is in the working tree now, sorted; deleted files are left out.
+
+        libgit2 compares each file's stat with the index and only reads the files whose stat differs.
+        """
+        index = self._index()
+        entries = {e.path: Entry(e.path, str(e.id), int(e.mode)) for e in index}
+        changed = list(index.diff_to_workdir(flags=_DIFF_FLAGS).deltas)
+        for delta in changed:
+            path = delta.old_file.path
+            if delta.status == DeltaStatus.DELETED:
+                del entries[path]
+            elif delta.status in (DeltaStatus.MODIFIED, DeltaStatus.TYPECHANGE):
+                entries[path] = Entry(path, self._worktree_oid(delta.new_file), int(delta.new_file.mode))
+        log.debug("worktree snapshot: %d tracked paths, %d differ from the index", len(entries), len(changed))
+        return _sorted(entries.values())
+
+    def read_blob(self, oid: str) -> bytes:
+        """The content of a blob, or of a work-tree file a snapshot or diff of the worktree has seen."""
+        content = self._content(oid)
+        return content if isinstance(content, bytes) else content.data
+
+    def remote_web_url(self) -> str | None:
+        """The web address of the 'origin' remote (``git@github.com:o/r.git`` -> ``https://github.com/o/r``)."""
+        try:
+            url = self._repo.remotes["origin"].url
+        except (KeyError, pygit2.GitError):
+            return None
+        return _web_url(url) if url else None
+
+    def diff(self, spec: DiffSpec) -> Diff:
+        """The changes ``spec`` describes, with renames found and hunks without context lines."""
+        if spec.kind in ("range", "merge_base"):
+            base_rev, head_rev = spec.base or "HEAD", spec.head or "HEAD"
+            head = self._commit(head_rev)
+            base = self._commit(self.merge_base(base_rev, head_rev) if spec.kind == "merge_base" else base_rev)
+            native = base.tree.diff_to_tree(head.tree, flags=_DIFF_FLAGS)
+            head_commit: str | None = str(head.id)
+        else:
+            index = self._index()
+            start = self._commit(spec.base) if spec.base else self._head()
+            head_commit = None
+            if start is None:  # no commit yet: everything is added
+                snapshot = self.snapshot_index() if spec.kind == "staged" else self.snapshot_worktree()
+                added = tuple(self._change("added", None, entry) for entry in snapshot)
+                return Diff(spec, None, None, spec.kind, added)
+            base = start
+            native = base.tree.diff_to_index(index, flags=_DIFF_FLAGS)
+            if spec.kind == "worktree":
+                # git diff HEAD: (HEAD -> index) merged with (index -> work tree)
+                native.merge(index.diff_to_workdir(flags=_DIFF_FLAGS))
+        native.find_similar(DiffFind.FIND_RENAMES, rename_threshold=_RENAME_THRESHOLD)
+        changes = [self._delta_change(delta, spec.kind == "worktree") for delta in native.deltas]
+        found = tuple(change for change in changes if change is not None)
+        log.debug("diff %s: %d changed paths", spec, len(found))
+        return Diff(spec, str(base.id), head_commit, head_commit or spec.kind, found)
+
+    # -- revisions
+
+    def _head(self) -> pygit2.Commit | None:
+        return None if self._repo.head_is_unborn else self._repo.head.peel(pygit2.Commit)
+
+    def _commit(self, rev: str) -> pygit2.Commit:
+        try:
+            found = self._repo.revparse_single(rev)
+        except pygit2.AmbiguousError:
+            raise GitError(f"ambiguous revision '{rev}': use a longer commit id or a full ref name") from None
+        except KeyError:
+            raise GitError(self._unknown(rev)) from None
+        except (ValueError, pygit2.GitError):
+            raise GitError(f"invalid revision '{rev}': use a branch, tag, commit id or HEAD~N") from None
+        try:
+            return found.peel(pygit2.Commit)
+        except (ValueError, pygit2.GitError):
+            raise GitError(f"'{rev}' is not a commit: use a branch, tag or commit id") from None
+
+    def _unknown(self, rev: str) -> str:
+        """The message for a revision that does not resolve, naming the likely fix."""
+        if self.is_shallow():
+            return f"commit '{rev}' is not in this shallow clone: {SHALLOW_FIX}"
+        root = self._parentless(rev)
+        if root is not None:
+            return f"unknown revision '{rev}': commit {root} has no parent (pick a base inside the history)"
+        if self._repo.head_is_unborn:
+            return f"unknown revision '{rev}': there are no commits yet (commit first, or review staged changes)"
+        return f"unknown revision '{rev}' (check the name, or fetch it from the remote)"
+
+    def _parentless(self, rev: str) -> str | None:
+        """For ``X~N`` / ``X^N`` going past a root commit: that commit's short id."""
+        match = _ANCESTRY.fullmatch(rev)
+        if match is None:
+            return None
+        try:
+            commit = self._repo.revparse_single(match["start"]).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        for op, number in _STEP.findall(match["steps"]):
+            n = int(number) if number else 1
+            hops, nth = (n, 1) if op == "~" else (min(n, 1), n)
+            for _ in range(hops):
+                if len(commit.parent_ids) < nth:
+                    return commit.short_id
+                commit = commit.parents[nth - 1]
+        return None
+
+    # -- index and work tree
+
+    def _index(self) -> pygit2.Index:
+        """The index as git left it on disk; a merge in conflict cannot be reviewed."""
+        index: pygit2.Index = self._repo.index
+        index.read(False)
+        if index.conflicts is not None:
+            paths = sorted({next(e for e in sides if e is not None).path for sides in index.conflicts})
+            raise GitError(f"unresolved merge conflicts in {', '.join(paths)}: resolve them (git add) and run again")
+        return index
+
+    def _worktree_oid(self, file: pygit2.DiffFile) -> str:
+        """The blob id of a work-tree file a diff saw; hashed here when libgit2 did not need to."""
+        if file.mode == _SUBMODULE:
+            return str(file.id)  # the commit checked out in the submodule
+        if not file.flags & DiffFlag.VALID_ID:
+            return self._read_worktree(file.path)[0]
+        self._worktree_blobs[str(file.id)] = file.path
+        return str(file.id)
+
+    def _read_worktree(self, path: str) -> tuple[str, bytes]:
+        """(blob id, content) of a work-tree path as git would store it: a symlink's target text,
+        clean filters (e.g. CRLF) applied."""
+        full = self.root / path
+        try:
+            if stat.S_ISLNK(os.lstat(full).st_mode):
+                data = os.fsencode(os.readlink(full))
+            else:
+                data = full.read_bytes()
+                filters = self._repo.load_filter_list(path)
+                if filters is not None:
+                    data = filters.apply_to_buffer(data)
+        except OSError as exc:
+            raise GitError(f"cannot read {path}: {exc.strerror} (check the file and run again)") from None
+        oid = str(pygit2.hash(data))
+        self._worktree_blobs[oid] = path
+        return oid, data
+
+    def _content(self, oid: str) -> pygit2.Blob | bytes:
+        """A blob from the object database, else the work-tree file it was hashed from."""
+        try:
+            found = self._repo.get(oid)
+        except ValueError:
+            raise GitError(f"invalid blob id '{oid}': pass a hexadecimal object id") from None
+        if isinstance(found, pygit2.Blob):
+            return found
+        path = self._worktree_blobs.get(oid)
+        if found is None and path is not None:
+            now, data = self._read_worktree(path)
+            if now == oid:
+                return data
+            raise GitError(f"{path} changed while crg-review was reading it: run again")
+        if found is not None:
+            raise GitError(f"object {oid} is a {found.type_str}, not a blob: pass a blob id")
+        raise GitError(f"blob {oid} is not in the repository: fetch the missing history (git fetch) and run again")
+
+    # -- changes
+
+    def _delta_change(self, delta: pygit2.DiffDelta, worktree: bool) -> FileChange | None:
+        status = _STATUS.get(delta.status)
+        if status is None:  # unmodified: a submodule with only a dirty work tree
+            return None
+        old = new = None
+        if status != "added":
+            old = Entry(delta.old_file.path, str(delta.old_file.id), int(delta.old_file.mode))
+        if status != "deleted":
+            file = delta.new_file
+            oid = self._worktree_oid(file) if worktree and not self._stored(file) else str(file.id)
+            new = Entry(file.path, oid, int(file.mode))
+        if old == new:
+            return None
+        similarity = delta.similarity if status in ("renamed", "copied") else None
+        return self._change(status, old, new, similarity)
+
+    def _stored(self, file: pygit2.DiffFile) -> bool:
+        """Whether a diff side's content is in the object database (staged, committed)."""
+        return bool(file.flags & DiffFlag.VALID_ID) and file.id in self._repo
+
+    def _change(
+        self, status: Status, old: Entry | None, new: Entry | None, similarity: int | None = None
+    ) -> FileChange:
+        binary, hunks = False, tuple[Hunk, ...]()
+        if not any(side is not None and side.is_submodule for side in (old, new)):
+            binary, hunks = self._hunks(old, new)
+        return FileChange(
+            status=status,
+            old_path=old.path if old else None,
+            new_path=new.path if new else None,
+            old_oid=old.oid if old else None,
+            new_oid=new.oid if new else None,
+            old_mode=old.mode if old else None,
+            new_mode=new.mode if new else None,
+            binary=binary,
+            similarity=similarity,
+            hunks=hunks,
+        )
+
+    def _hunks(self, old: Entry | None, new: Entry | None) -> tuple[bool, tuple[Hunk, ...]]:
+        """(binary, hunks) between two sides, without context lines; .gitattributes apply to stored blobs."""
+        # per file rather than from the whole diff: merging diffs drops libgit2's context_lines option
+        patch = pygit2.Patch.create_from(
+            self._content(old.oid) if old else None,
+            self._content(new.oid) if new else None,
+            old_as_path=old.path if old else new.path if new else "",
+            new_as_path=new.path if new else old.path if old else "",
+            context_lines=0,
+            interhunk_lines=0,
+        )
+        if patch.delta.is_binary:
+            return True, ()
+        return False, tuple(Hunk(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in patch.hunks)
+
+
+def _sorted(entries: Iterable[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda entry: entry.path)
+
+
+def _common_dir(git_dir: Path) -> Path:
+    """``git rev-parse --git-common-dir``: a linked work tree's git dir names the shared one in ``commondir``."""
+    try:
+        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return git_dir.resolve()
+    return (git_dir / shared).resolve()
+
+
+def _web_url(url: str) -> str | None:
+    """An https address for a remote URL (scp-like, ssh://, git://, http(s)://), None for local paths."""
+    if "://" in url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("https", "http", "ssh", "git", "git+ssh", "ssh+git") or not parts.hostname:
+            return None
+        scheme = "http" if parts.scheme == "http" else "https"
+        host = parts.hostname  # without user, password and (for ssh) port
+        if parts.scheme in ("http", "https") and parts.port is not None:
+            host = f"{host}:{parts.port}"
+        path = parts.path
+    else:
+        match = _SCP_URL.fullmatch(url)
+        if match is None:
+            return None
+        scheme, host, path = "https", match["host"].lower(), match["path"]
+    path = path.strip("/").removesuffix(".git").rstrip("/")
+    return f"{scheme}://{host}/{path}" if path else None

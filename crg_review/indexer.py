@@ -1,0 +1,224 @@
+"""Full and incremental index updates: which files to parse, in which order, in one transaction.
+
+A snapshot (a commit's tree, the staged index or the working tree) lists paths with their git blob ids.
+Only files whose blob id differs from the stored one are parsed; then every file whose resolution may
+have changed is re-resolved (:func:`resolve.affected_files`). The whole update is one transaction:
+a crash leaves the previous index, and a concurrent indexer waits for the write lock.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .languages import hooks_for, language_for_path
+from .model import ParseResult
+from .resolve import Resolver, affected_files, dependents_before
+from .store import Store
+
+if TYPE_CHECKING:
+    from .gitio import Entry, Repo
+
+__all__ = ["Source", "UpdateReport", "update_index", "parse_blob", "source_label"]
+
+log = logging.getLogger(__name__)
+
+#: below this many files a full build parses in-process (starting workers costs more than it saves)
+PARALLEL_THRESHOLD = 200
+
+
+@dataclass(frozen=True)
+class Source:
+    """What to index: ``worktree``, ``staged``, or a commit (``rev``)."""
+
+    kind: str  # worktree | staged | commit
+    rev: str | None = None
+
+
+@dataclass
+class UpdateReport:
+    """What an update did (for messages, stats and benchmarks)."""
+
+    indexed: str = ""
+    parsed: int = 0
+    deleted: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    resolved_files: int = 0
+    full: bool = False
+    seconds: float = 0.0
+    unchanged: bool = False
+
+
+def source_label(repo: Repo, source: Source) -> str:
+    """The ``indexed`` value stored in meta: a commit id, ``staged`` or ``worktree``."""
+    if source.kind == "commit":
+        return repo.resolve(source.rev or "HEAD")
+    return source.kind
+
+
+def _entries(repo: Repo, source: Source) -> list[Entry]:
+    if source.kind == "commit":
+        return repo.snapshot_commit(source.rev or "HEAD")
+    if source.kind == "staged":
+        return repo.snapshot_index()
+    return repo.snapshot_worktree()
+
+
+def _excluded(path: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def skip_reason(entry: Entry, language: str | None, data: bytes | None, size_limit: int) -> str | None:
+    """Why a file is not parsed (counted in stats), or None to parse it."""
+    if entry.is_submodule:
+        return "submodule"
+    if entry.is_symlink:
+        return "symlink"
+    if data is None:
+        return "unreadable"
+    if len(data) > size_limit:
+        return "too-large"
+    if b"\0" in data[:8192]:
+        return "binary"
+    if language is None:
+        return "no-language"
+    return None
+
+
+def parse_blob(path: str, language: str, data: bytes) -> ParseResult:
+    """Parse one file's bytes (runs in worker processes for full builds)."""
+    from .parse import parse
+
+    return parse(data, path, language)
+
+
+def _parse_job(job: tuple[str, str, bytes]) -> ParseResult:
+    return parse_blob(*job)
+
+
+def update_index(
+    store: Store,
+    repo: Repo,
+    source: Source,
+    *,
+    full: bool = False,
+    size_limit: int = 1024 * 1024,
+    excludes: Iterable[str] = (),
+    progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> UpdateReport:
+    """Bring the index to ``source``. ``full`` rebuilds from scratch; otherwise only changed blobs are parsed."""
+    started = time.perf_counter()
+    report = UpdateReport(full=full)
+    label = source_label(repo, source)
+    entries = _entries(repo, source)
+    patterns = tuple(excludes)
+    with store.atomic() as conn:
+        if full:
+            for (path,) in conn.execute("SELECT path FROM files").fetchall():
+                store.delete_file(path)
+        stored = store.file_oids()
+        wanted: dict[str, Entry] = {}
+        for e in entries:
+            language = language_for_path(e.path)
+            if (language is None and not (e.is_symlink or e.is_submodule)) or _excluded(e.path, patterns):
+                continue
+            wanted[e.path] = e
+        deleted = sorted(p for p in stored if p not in wanted)
+        changed = sorted(p for p, e in wanted.items() if stored.get(p) != e.oid)
+        report.indexed = label
+        if not deleted and not changed and not full:
+            store.set_meta("indexed", label)
+            report.unchanged = True
+            report.seconds = time.perf_counter() - started
+            return report
+        before = dependents_before(conn, deleted + changed) if not full else (set(), set())
+        for path in deleted:
+            store.delete_file(path)
+        report.deleted = len(deleted)
+
+        jobs: list[tuple[str, str, bytes]] = []
+        meta: dict[str, Entry] = {}
+        for path in changed:
+            e = wanted[path]
+            language = language_for_path(path)
+            data = None if (e.is_submodule or e.is_symlink) else _read(repo, e)
+            reason = skip_reason(e, language, data, size_limit)
+            if reason is not None:
+                store.add_skipped(path, e.oid, len(data or b""), reason, language)
+                report.skipped[reason] = report.skipped.get(reason, 0) + 1
+                continue
+            assert language is not None and data is not None
+            jobs.append((path, language, data))
+            meta[path] = e
+        for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
+            module = hooks_for(language).module_name(path) if language == "python" else path
+            store.add_file(path, meta[path].oid, len(data), module, parsed)
+        report.parsed = len(jobs)
+
+        resolver = Resolver(conn)
+        if full:
+            targets = {r[0] for r in conn.execute("SELECT id FROM files WHERE status NOT LIKE 'skipped:%'")}
+            resolver.preload()
+        else:
+            targets = affected_files(conn, deleted + changed, before)
+            _clear_edges(conn, targets)
+        ordered = sorted(targets)
+        resolver.resolve_bases(ordered)
+        resolver.resolve_files(ordered)
+        report.resolved_files = len(ordered)
+        store.set_meta("indexed", label)
+        store.set_meta("updated_at", str(int(time.time())))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _clear_edges(conn: object, file_ids: set[int]) -> None:
+    import sqlite3
+
+    assert isinstance(conn, sqlite3.Connection)
+    ids = sorted(file_ids)
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        ph = ",".join("?" * len(chunk))
+        conn.execute(f"DELETE FROM edges WHERE file_id IN ({ph})", chunk)
+        conn.execute(f"DELETE FROM unresolved WHERE file_id IN ({ph})", chunk)
+
+
+def _read(repo: Repo, entry: Entry) -> bytes | None:
+    try:
+        return repo.read_blob(entry.oid)
+    except (KeyError, OSError, ValueError) as exc:
+        log.warning("cannot read %s: %s", entry.path, exc)
+        return None
+
+
+def _parse_all(
+    jobs: list[tuple[str, str, bytes]],
+    progress: Callable[[int, int], None] | None,
+    workers: int | None,
+) -> list[ParseResult]:
+    total = len(jobs)
+    n_workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    results: list[ParseResult] = []
+    if total < PARALLEL_THRESHOLD or n_workers <= 1:
+        for i, job in enumerate(jobs, 1):
+            results.append(_parse_job(job))
+            if progress is not None:
+                progress(i, total)
+        return results
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("forkserver" if hasattr(os, "fork") else "spawn")
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
+        for i, result in enumerate(pool.map(_parse_job, jobs, chunksize=16), 1):
+            results.append(result)
+            if progress is not None:
+                progress(i, total)
+    return results

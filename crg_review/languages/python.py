@@ -1,0 +1,184 @@
+"""Python: ``__qualname__`` without ``<locals>``, pytest/unittest test conventions, docstrings."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from ..model import Import, Reference, Symbol
+
+if TYPE_CHECKING:
+    from ..parse import Definition
+
+SEPARATOR = "."
+_TEST_BASES = ("TestCase", "IsolatedAsyncioTestCase", "AsyncTestCase", "SimpleTestCase", "TransactionTestCase")
+
+
+def _text(node: Any, source: bytes) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace") if node is not None else ""
+
+
+def module_name(path: str) -> str:
+    """Dotted module name of a path (``src/`` layouts keep the prefix; the resolver strips roots)."""
+    p = PurePosixPath(path)
+    parts = list(p.with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or p.stem
+
+
+def is_test_file(path: str) -> bool:
+    name = PurePosixPath(path).name
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py" or name == "tests.py"
+
+
+def span(node: Any) -> Any:
+    """A decorated definition spans its decorators."""
+    parent = node.parent
+    return parent if parent is not None and parent.type == "decorated_definition" else node
+
+
+def decorators(node: Any, source: bytes) -> tuple[str, ...]:
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return ()
+    return tuple(_text(c, source)[1:].strip() for c in parent.children if c.type == "decorator")
+
+
+def skip_reference(kind: str, node: Any) -> bool:
+    """An attribute that is the callee of a call is already a call reference."""
+    if kind != "attr":
+        return False
+    parent = node.parent
+    return parent is not None and parent.type in ("call", "decorator") and parent.named_children[0] == node
+
+
+def refine_kind(d: Definition) -> str:
+    if d.kind == "function" and d.parent is not None and d.parent.kind == "class":
+        return "method"
+    return d.kind
+
+
+def is_test(d: Definition, path: str, parent_test: bool) -> bool:
+    """pytest: ``test*`` functions and ``Test*`` classes in test files; unittest: TestCase subclasses."""
+    in_test_file = is_test_file(path) and not path.endswith("conftest.py")
+    if d.kind == "class":
+        bases = [b.rsplit(".", 1)[-1] for b in d.bases]
+        return (in_test_file and d.name.startswith("Test")) or any(b in _TEST_BASES for b in bases)
+    if d.kind == "method":
+        return parent_test and d.name.startswith("test")
+    if d.kind == "function":
+        return in_test_file and d.parent is None and d.name.startswith("test")
+    return False
+
+
+def _docstring_of_block(block: Any, source: bytes) -> str:
+    if block is None:
+        return ""
+    for child in block.named_children:
+        if child.type == "comment":
+            continue
+        if child.type == "expression_statement" and child.named_children:
+            child = child.named_children[0]
+        return _strip_quotes(_text(child, source)) if child.type == "string" else ""
+    return ""
+
+
+def _strip_quotes(raw: str) -> str:
+    i = 0
+    while i < len(raw) and raw[i] in "rRbBuUfF":
+        i += 1
+    raw = raw[i:]
+    for q in ('"""', "'''", '"', "'"):
+        if raw.startswith(q) and raw.endswith(q) and len(raw) >= 2 * len(q):
+            return raw[len(q) : -len(q)].strip()
+    return raw.strip()
+
+
+def docstring(d: Definition, source: bytes) -> str:
+    return _docstring_of_block(d.body, source)
+
+
+def module_docstring(root: Any, source: bytes) -> str:
+    return _docstring_of_block(root, source)
+
+
+def params(d: Definition, source: bytes) -> tuple[str, ...]:
+    """Parameter names: ``x``, ``x=`` (has a default), ``*args``, ``**kw``, ``*`` and ``/`` markers."""
+    if d.params is None:
+        return ()
+    out: list[str] = []
+    for p in d.params.named_children:
+        t = p.type
+        if t == "identifier":
+            out.append(_text(p, source))
+        elif t == "typed_parameter":
+            inner = p.named_children[0] if p.named_children else None
+            if inner is not None and inner.type == "list_splat_pattern":
+                out.append("*" + _text(inner, source).lstrip("*"))
+            elif inner is not None and inner.type == "dictionary_splat_pattern":
+                out.append("**" + _text(inner, source).lstrip("*"))
+            else:
+                out.append(_text(inner, source))
+        elif t in ("default_parameter", "typed_default_parameter"):
+            out.append(_text(p.child_by_field_name("name"), source) + "=")
+        elif t == "list_splat_pattern":
+            out.append("*" + _text(p, source).lstrip("*"))
+        elif t == "dictionary_splat_pattern":
+            out.append("**" + _text(p, source).lstrip("*"))
+        elif t == "keyword_separator":
+            out.append("*")
+        elif t == "positional_separator":
+            out.append("/")
+    return tuple(out)
+
+
+def call_args(args: Any, source: bytes) -> tuple[int | None, tuple[str, ...]]:
+    """Positional argument count (None when ``*args`` makes it unknown) and keyword names."""
+    if args.type != "argument_list":
+        return 1, ()
+    positional = 0
+    keywords: list[str] = []
+    unknown = False
+    for a in args.named_children:
+        if a.type == "keyword_argument":
+            keywords.append(_text(a.child_by_field_name("name"), source))
+        elif a.type == "list_splat":
+            unknown = True
+        elif a.type == "dictionary_splat":
+            keywords.append("**")
+        elif a.type != "comment":
+            positional += 1
+    return (None if unknown else positional), tuple(keywords)
+
+
+def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
+    node = caps["import"][0]
+    line = node.start_point[0] + 1
+    raw_module = _text(caps["import.module"][0], source) if "import.module" in caps else ""
+    level = len(raw_module) - len(raw_module.lstrip("."))
+    module = raw_module[level:].replace(" ", "")
+    if "import.wildcard" in caps:
+        return [Import(module, "*", None, level, line)]
+    name = _text(caps["import.name"][0], source) if "import.name" in caps else None
+    alias = _text(caps["import.alias"][0], source) if "import.alias" in caps else None
+    return [Import(module, name, alias, level, line)]
+
+
+_NOT_FIXTURES = frozenset(("self", "cls", "request"))
+_SETUPS = ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")
+
+
+def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
+    """Implicit uses: pytest fixtures named by the parameters of tests and fixtures, and the
+    unittest ``setUp`` family that runs before every test method."""
+    out: list[Reference] = []
+    for s in symbols:
+        fixture = any(d.split("(", 1)[0].endswith("fixture") for d in s.decorators)
+        if s.kind in ("function", "method") and (s.is_test or fixture):
+            for p in s.params:
+                if p and p[0] not in "*/" and not p.endswith("=") and p not in _NOT_FIXTURES:
+                    out.append(Reference("fixture", p, "", s.start_line, s.qualname))
+        if s.kind == "method" and s.is_test:
+            out.extend(Reference("fixture", name, "self", s.start_line, s.qualname) for name in _SETUPS)
+    return out

@@ -1,0 +1,98 @@
+"""The records that flow through the pipeline: what parsing finds in one file.
+
+Parsing produces these from bytes alone (no I/O, no SQL); the store persists them and
+the resolver turns references and imports into edges between symbols.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Symbol", "Reference", "Import", "Base", "ParseResult", "MODULE_QUALNAME", "SYMBOL_KINDS"]
+
+#: qualname of the symbol that stands for a whole file (module / translation unit)
+MODULE_QUALNAME = "<module>"
+
+SYMBOL_KINDS = (
+    "module",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "function",
+    "method",
+    "test",  # a test that is not a function definition (JS/TS `it("...")`, RSpec `it "..."`)
+)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A definition. ``qualname`` follows the language's own convention (Python: __qualname__
+    without ``<locals>``); ``parent`` is the qualname of the enclosing definition or None at top level."""
+
+    kind: str
+    name: str
+    qualname: str
+    start_line: int  # 1-based, inclusive
+    end_line: int  # 1-based, inclusive
+    signature: str = ""
+    docstring: str = ""
+    parent: str | None = None
+    is_test: bool = False
+    decorators: tuple[str, ...] = ()  # decorator / annotation / attribute texts, without '@' / '#[' ']'
+    params: tuple[str, ...] = ()  # parameter names; '*args', '**kw', '*' marker, 'x=' has a default
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A use of a name inside ``scope`` (a qualname, MODULE_QUALNAME at top level).
+
+    ``kind``: ``call`` (callee), ``ref`` (a name passed or stored as a value, e.g. a callback),
+    ``attr`` (attribute read, a call if it resolves to a property), ``decorator``, ``type``.
+    ``receiver`` is the text before the last separator of the callee (``self``, ``os.path``,
+    ``super()``), empty for a bare name.
+    """
+
+    kind: str
+    name: str
+    receiver: str
+    line: int
+    scope: str
+    arity: int | None = None  # positional arguments at a call site; None when unknown (*args)
+    keywords: tuple[str, ...] = ()  # keyword argument names at a call site ('**' for **kwargs)
+
+
+@dataclass(frozen=True)
+class Import:
+    """An import binding. ``module`` as written (``os.path``, ``./util``, ``fmt``), ``name`` the imported
+    member (None for a whole-module import), ``alias`` the local name bound (None: the default binding),
+    ``level`` the Python relative level (number of leading dots)."""
+
+    module: str
+    name: str | None
+    alias: str | None
+    level: int
+    line: int
+    scope: str = MODULE_QUALNAME
+
+
+@dataclass(frozen=True)
+class Base:
+    """``symbol`` (a qualname) inherits from / implements ``text`` (a base expression as written)."""
+
+    symbol: str
+    text: str
+    line: int
+
+
+@dataclass
+class ParseResult:
+    """Everything extracted from one file."""
+
+    language: str
+    symbols: list[Symbol] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    bases: list[Base] = field(default_factory=list)
+    has_errors: bool = False  # tree-sitter reported syntax errors (what it recovered is kept)

@@ -1,0 +1,316 @@
+"""File bytes → symbols, references, imports and bases, with tree-sitter (no I/O, no SQL).
+
+The queries (``languages/<name>.scm``) are data. Capture names they use:
+
+``@definition.<kind>`` a definition node with ``@name`` (and optional ``@body``, ``@params``);
+``@reference.call`` a call with ``@callee`` (and optional ``@args``; with ``@receiver`` the callee node is the bare
+name, for grammars without a node for ``receiver.name``: Java ``method_invocation``, Ruby ``call``);
+``@reference.<kind>`` any other use with ``@name`` (and optional ``@receiver``);
+``@import`` with ``@import.module`` / ``@import.name`` / ``@import.alias`` / ``@import.wildcard``;
+``@inherit`` a definition node (the same node as its ``@definition.*``) with one ``@base``; an ``@inherit`` node
+that is no definition (Rust ``impl Trait for Type``) is attributed by the ``inherit_owner`` hook.
+
+What a query cannot say is asked of the language's hook module (see ``languages/``); every hook has a
+default here.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import PurePosixPath
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from .languages import hooks_for, query_source
+from .model import MODULE_QUALNAME, Base, Import, ParseResult, Reference, Symbol
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser, Query
+
+__all__ = ["parse", "Definition"]
+
+_WS = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
+
+
+@dataclass
+class Definition:
+    """A definition while the file is being walked (tree-sitter node kept for the hooks)."""
+
+    kind: str
+    name: str
+    node: Any
+    name_node: Any
+    body: Any = None
+    params: Any = None
+    parent: Definition | None = None
+    qualname: str = ""
+    bases: list[str] = field(default_factory=list)
+    decorators: tuple[str, ...] = ()
+    start: int = 0  # span in bytes (decorators included)
+    end: int = 0
+
+
+@lru_cache(maxsize=None)
+def _parser(language: str) -> Parser:
+    from tree_sitter_language_pack import get_parser
+
+    return get_parser(language)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=None)
+def _query(language: str) -> Query:
+    from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
+
+    return Query(get_language(language), query_source(language))  # type: ignore[arg-type]
+
+
+def text(node: Node | None, source: bytes) -> str:
+    """The source text of a node ('' for None), decoded leniently."""
+    if node is None:
+        return ""
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def one_line(value: str, limit: int = 300) -> str:
+    """Collapse whitespace and cut to ``limit`` characters."""
+    value = _WS.sub(" ", value).strip()
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+# --- default hooks --------------------------------------------------------------------------------
+
+
+def _default_split_callee(callee: str) -> tuple[str, str]:
+    callee = callee.strip()
+    parts = _SEPARATORS.split(callee)
+    if len(parts) == 1:
+        return "", callee
+    return "".join(parts[:-2]), parts[-1]
+
+
+def _hook(hooks: ModuleType, name: str, default: Any) -> Any:
+    return getattr(hooks, name, default)
+
+
+def _default_signature(d: Definition, source: bytes) -> str:
+    node = d.node
+    end = d.body.start_byte if d.body is not None else node.end_byte
+    sig = source[node.start_byte : end].decode("utf-8", "replace")
+    if d.body is None:
+        sig = sig.split("\n", 1)[0]
+    return one_line(sig).rstrip(" {:")
+
+
+# --- the walk -------------------------------------------------------------------------------------
+
+
+def parse(source: bytes, path: str, language: str) -> ParseResult:
+    """Parse one file. Syntax errors keep what tree-sitter recovered and set ``has_errors``."""
+    from tree_sitter import QueryCursor
+
+    hooks = hooks_for(language)
+    tree = _parser(language).parse(source)
+    root = tree.root_node
+    result = ParseResult(language=language, has_errors=root.has_error)
+    sep: str = _hook(hooks, "SEPARATOR", ".")
+    split_callee = _hook(hooks, "split_callee", _default_split_callee)
+    skip_reference = _hook(hooks, "skip_reference", lambda kind, node: False)
+
+    defs: dict[tuple[int, int, str], Definition] = {}
+    inherits: list[tuple[tuple[int, int], str, int]] = []
+    foreign_inherits: dict[tuple[int, int], Node] = {}  # @inherit nodes, for the inherit_owner hook
+    raw_refs: list[tuple[int, str, str, str, int, int | None, tuple[str, ...]]] = []
+    raw_imports: list[tuple[int, Import]] = []
+
+    for _pattern, caps in QueryCursor(_query(language)).matches(root):
+        keys = caps.keys()
+        def_key = next((k for k in keys if k.startswith("definition.")), None)
+        if def_key is not None:
+            node = caps[def_key][0]
+            name_node = caps["name"][0] if "name" in caps else None
+            kind = def_key.split(".", 1)[1]
+            name = hooks.definition_name(node, name_node, source) if hasattr(hooks, "definition_name") else text(
+                name_node, source
+            )
+            if not name:
+                continue
+            key = (node.start_byte, node.end_byte, kind)
+            if key not in defs:
+                defs[key] = Definition(
+                    kind=kind,
+                    name=name,
+                    node=node,
+                    name_node=name_node,
+                    body=caps["body"][0] if "body" in caps else None,
+                    params=caps["params"][0] if "params" in caps else None,
+                )
+            continue
+        if "inherit" in caps:
+            node = caps["inherit"][0]
+            foreign_inherits[(node.start_byte, node.end_byte)] = node
+            for base in caps.get("base", []):
+                inherits.append(((node.start_byte, node.end_byte), text(base, source), base.start_point[0] + 1))
+            continue
+        if "reference.call" in caps:
+            call = caps["reference.call"][0]
+            callee_node = caps["callee"][0]
+            if "receiver" in caps:
+                receiver, name = one_line(text(caps["receiver"][0], source), 200), text(callee_node, source)
+            else:
+                receiver, name = split_callee(text(callee_node, source))
+            arity, keywords = (None, ())
+            if "args" in caps and hasattr(hooks, "call_args"):
+                arity, keywords = hooks.call_args(caps["args"][0], source)
+            if name:
+                raw_refs.append(
+                    (callee_node.start_byte, "call", name, receiver, callee_node.start_point[0] + 1, arity, keywords)
+                )
+            del call
+            continue
+        ref_key = next((k for k in keys if k.startswith("reference.")), None)
+        if ref_key is not None and "name" in caps:
+            if skip_reference(ref_key[10:], caps[ref_key][0]):
+                continue
+            name_node = caps["name"][0]
+            receiver = text(caps["receiver"][0], source) if "receiver" in caps else ""
+            raw_refs.append(
+                (
+                    name_node.start_byte,
+                    ref_key.split(".", 1)[1],
+                    text(name_node, source),
+                    one_line(receiver, 200),
+                    name_node.start_point[0] + 1,
+                    None,
+                    (),
+                )
+            )
+            continue
+        if "import" in caps:
+            node = caps["import"][0]
+            make = _hook(hooks, "make_imports", None)
+            items = (
+                make(caps, source)
+                if make is not None
+                else [
+                    Import(
+                        module=text(caps["import.module"][0], source) if "import.module" in caps else "",
+                        name=text(caps["import.name"][0], source) if "import.name" in caps else None,
+                        alias=text(caps["import.alias"][0], source) if "import.alias" in caps else None,
+                        level=0,
+                        line=node.start_point[0] + 1,
+                    )
+                ]
+            )
+            for item in items:
+                raw_imports.append((node.start_byte, item))
+
+    ordered = _nest(list(defs.values()), hooks, source, sep)
+    starts = [d.start for d in ordered]
+    base_map: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    for span, base_text, line in inherits:
+        base_map.setdefault(span, []).append((base_text, line))
+
+    module_symbol = Symbol(
+        kind="module",
+        name=_hook(hooks, "module_name", lambda p: PurePosixPath(p).stem)(path),
+        qualname=MODULE_QUALNAME,
+        start_line=1,
+        end_line=max(1, root.end_point[0] + (1 if root.end_point[1] else 0)),
+        docstring=_hook(hooks, "module_docstring", lambda r, s: "")(root, source),
+        is_test=bool(_hook(hooks, "is_test_file", lambda p: False)(path)),
+    )
+    result.symbols.append(module_symbol)
+    is_test = _hook(hooks, "is_test", lambda d, p, parent_test: False)
+    docstring = _hook(hooks, "docstring", lambda d, s: "")
+    signature = _hook(hooks, "signature", _default_signature)
+    params = _hook(hooks, "params", lambda d, s: ())
+    test_flags: dict[int, bool] = {}
+    for d in ordered:
+        parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
+        flag = bool(is_test(d, path, parent_test))
+        test_flags[id(d)] = flag
+        d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]
+        result.symbols.append(
+            Symbol(
+                kind=d.kind,
+                name=d.name,
+                qualname=d.qualname,
+                start_line=source.count(b"\n", 0, d.start) + 1,
+                end_line=d.node.end_point[0] + 1,
+                signature=signature(d, source),
+                docstring=one_line(docstring(d, source), 2000),
+                parent=d.parent.qualname if d.parent else None,
+                is_test=flag,
+                decorators=d.decorators,
+                params=tuple(params(d, source)),
+            )
+        )
+        for base_text, line in base_map.get((d.node.start_byte, d.node.end_byte), []):
+            result.bases.append(Base(symbol=d.qualname, text=one_line(base_text, 200), line=line))
+        foreign_inherits.pop((d.node.start_byte, d.node.end_byte), None)
+    inherit_owner = _hook(hooks, "inherit_owner", lambda n, s: None)
+    for span_key, node in foreign_inherits.items():
+        owner = inherit_owner(node, source)
+        if owner:
+            for base_text, line in base_map.get(span_key, []):
+                result.bases.append(Base(symbol=owner, text=one_line(base_text, 200), line=line))
+
+    def scope_of(offset: int) -> str:
+        i = bisect.bisect_right(starts, offset) - 1
+        d = ordered[i] if i >= 0 else None
+        while d is not None and not (d.start <= offset < d.end):
+            d = d.parent
+        return d.qualname if d is not None else MODULE_QUALNAME
+
+    seen: set[tuple[Any, ...]] = set()
+    for offset, kind, name, receiver, line, arity, keywords in sorted(raw_refs, key=lambda r: (r[0], r[1])):
+        ref = Reference(kind, name, receiver, line, scope_of(offset), arity, keywords)
+        if kind != "call":  # value uses are deduplicated per scope; every call site is kept
+            k = (kind, name, receiver, ref.scope)
+            if k in seen:
+                continue
+            seen.add(k)
+        result.references.append(ref)
+    extra = _hook(hooks, "extra_references", None)
+    if extra is not None:
+        result.references.extend(extra(result.symbols, path))
+    for offset, imp in sorted(raw_imports, key=lambda r: r[0]):
+        scope = scope_of(offset)
+        result.imports.append(imp if scope == imp.scope else _with_scope(imp, scope))
+    return result
+
+
+def _with_scope(imp: Import, scope: str) -> Import:
+    return Import(imp.module, imp.name, imp.alias, imp.level, imp.line, scope)
+
+
+def _nest(defs: list[Definition], hooks: ModuleType, source: bytes, sep: str) -> list[Definition]:
+    """Order definitions by position, link each to its innermost enclosing definition, name them."""
+    span = _hook(hooks, "span", lambda n: n)
+    decorators = _hook(hooks, "decorators", lambda n, s: ())
+    for d in defs:
+        outer = span(d.node)  # a node, or (start_byte, end_byte) when the span is several siblings
+        d.start, d.end = outer if isinstance(outer, tuple) else (outer.start_byte, outer.end_byte)
+        d.decorators = tuple(decorators(d.node, source))
+    defs.sort(key=lambda d: (d.start, -d.end))
+    refine = _hook(hooks, "refine_kind", lambda d: d.kind)
+    qualify = _hook(hooks, "qualify", lambda d, s: (d.parent.qualname + s + d.name) if d.parent else d.name)
+    stack: list[Definition] = []
+    counts: dict[str, int] = {}
+    for d in defs:
+        while stack and not (d.start >= stack[-1].start and d.end <= stack[-1].end):
+            stack.pop()
+        d.parent = stack[-1] if stack else None
+        d.kind = refine(d)
+        qualname = qualify(d, sep)
+        # the same qualname twice (overloads, redefinitions, if/else branches): keep them apart
+        n = counts.get(qualname, 0)
+        counts[qualname] = n + 1
+        d.qualname = qualname if n == 0 else f"{qualname}#{n + 1}"
+        stack.append(d)
+    return defs

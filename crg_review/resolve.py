@@ -1,0 +1,784 @@
+"""References → symbols: import-aware resolution with a recorded method and confidence per edge.
+
+The resolver reads the parsed facts of the store (symbols, refs, imports, bases) and writes edges for
+the files it is asked to resolve. Resolving a file is a pure function of the whole index's facts, so an
+incremental update that re-resolves every file whose answer may have changed equals a full rebuild
+(:func:`affected_files` computes that set).
+
+Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import`` (an import binding),
+``reexport`` (through another module's import), ``module`` (attribute of an imported module),
+``self`` / ``super`` / ``class`` (member look-up through in-repo bases), ``dispatch`` (an override in a
+subclass that a ``self`` call can reach), ``constructor`` (``Cls()`` → ``__init__``), ``property``,
+``package`` (same package/directory), ``fixture`` (pytest fixture by parameter name), ``name-match``
+(only the name is known; confidence falls with the number of candidates).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import posixpath
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .model import MODULE_QUALNAME
+
+__all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
+
+#: a bare name matching more definitions than this is left unresolved as ``ambiguous``
+MAX_CANDIDATES = 8
+
+_PY_BUILTINS = frozenset(dir(builtins))
+_CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum", "test")
+_CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
+_PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
+_SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
+_SELF_NAMES = frozenset(("self", "cls", "this", "@"))
+_JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
+
+
+@dataclass(frozen=True)
+class Sym:
+    """The columns of a symbol the resolver needs."""
+
+    id: int
+    file_id: int
+    parent_id: int | None
+    kind: str
+    name: str
+    qualname: str
+    decorators: tuple[str, ...]
+    params: tuple[str, ...]
+    is_test: bool
+
+
+@dataclass(frozen=True)
+class Target:
+    sym: Sym
+    resolution: str
+    confidence: float
+    candidates: int = 1
+
+
+_SYM_COLUMNS = "id, file_id, parent_id, kind, name, qualname, decorators, params, is_test"
+
+
+def _sym(row: sqlite3.Row | tuple[object, ...]) -> Sym:
+    return Sym(
+        int(row[0]),  # type: ignore[arg-type]
+        int(row[1]),  # type: ignore[arg-type]
+        row[2],  # type: ignore[arg-type]
+        str(row[3]),
+        str(row[4]),
+        str(row[5]),
+        tuple(json.loads(str(row[6]))),
+        tuple(json.loads(str(row[7]))),
+        bool(row[8]),
+    )
+
+
+class Resolver:
+    """Resolves the references of given files against the whole index. Caches look-ups per instance,
+    so use one instance per update (after all files of the update are stored)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._by_name: dict[str, list[Sym]] = {}
+        self._by_id: dict[int, Sym] = {}
+        self._children: dict[int, list[Sym]] = {}
+        self._files: dict[int, tuple[str, str | None, str | None]] = {}
+        self._path_ids: dict[str, int] | None = None
+        self._module_cache: dict[tuple[str, int, int], list[int]] = {}
+        self._file_imports: dict[int, list[sqlite3.Row]] = {}
+        self._bases: dict[int, list[int]] = {}
+        self._subclasses: dict[int, list[int]] | None = None
+        self._module_sym: dict[int, Sym] = {}
+
+    # --- cached look-ups -------------------------------------------------------------------------
+
+    def preload(self) -> None:
+        """Load every symbol at once (a full build resolves everything; one query beats thousands)."""
+        self._by_name.clear()
+        for row in self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols ORDER BY id"):
+            s = _sym(row)
+            self._by_id[s.id] = s
+            self._by_name.setdefault(s.name, []).append(s)
+            if s.parent_id is not None:
+                self._children.setdefault(s.parent_id, []).append(s)
+            if s.kind == "module":
+                self._module_sym[s.file_id] = s
+        self._preloaded = True
+
+    _preloaded = False
+
+    def named(self, name: str) -> list[Sym]:
+        if name not in self._by_name:
+            if self._preloaded:
+                return []
+            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name=? ORDER BY id", (name,))
+            self._by_name[name] = [_sym(r) for r in rows]
+            for s in self._by_name[name]:
+                self._by_id.setdefault(s.id, s)
+        return self._by_name[name]
+
+    def sym(self, sid: int) -> Sym:
+        if sid not in self._by_id:
+            row = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE id=?", (sid,)).fetchone()
+            self._by_id[sid] = _sym(row)
+        return self._by_id[sid]
+
+    def children(self, sid: int) -> list[Sym]:
+        if sid not in self._children:
+            if self._preloaded:
+                return []
+            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE parent_id=? ORDER BY id", (sid,))
+            self._children[sid] = [_sym(r) for r in rows]
+        return self._children[sid]
+
+    def module_symbol(self, file_id: int) -> Sym:
+        if file_id not in self._module_sym:
+            row = self.conn.execute(
+                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?", (file_id, MODULE_QUALNAME)
+            ).fetchone()
+            self._module_sym[file_id] = _sym(row)
+        return self._module_sym[file_id]
+
+    def top_level(self, file_id: int, name: str) -> list[Sym]:
+        return [s for s in self.named(name) if s.file_id == file_id and s.parent_id == self.module_symbol(file_id).id]
+
+    def file(self, file_id: int) -> tuple[str, str | None, str | None]:
+        """(path, language, module) of a file."""
+        if file_id not in self._files:
+            row = self.conn.execute("SELECT path, language, module FROM files WHERE id=?", (file_id,)).fetchone()
+            self._files[file_id] = (row[0], row[1], row[2])
+        return self._files[file_id]
+
+    def path_ids(self) -> dict[str, int]:
+        if self._path_ids is None:
+            self._path_ids = {
+                r[0]: r[1] for r in self.conn.execute("SELECT path, id FROM files WHERE status NOT LIKE 'skipped:%'")
+            }
+        return self._path_ids
+
+    def imports_of(self, file_id: int) -> list[sqlite3.Row]:
+        if file_id not in self._file_imports:
+            self._file_imports[file_id] = self.conn.execute(
+                "SELECT id, scope_id, module, name, alias, level, line FROM imports WHERE file_id=? ORDER BY id",
+                (file_id,),
+            ).fetchall()
+        return self._file_imports[file_id]
+
+    def bases_of(self, class_id: int) -> list[int]:
+        """Resolved in-repo bases of a class, in declaration order (inherit edges)."""
+        if class_id not in self._bases:
+            self._bases[class_id] = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, id", (class_id,)
+                )
+            ]
+        return self._bases[class_id]
+
+    def subclasses_of(self, class_id: int) -> list[int]:
+        if self._subclasses is None:
+            self._subclasses = {}
+            for src, dst in self.conn.execute("SELECT src_id, dst_id FROM edges WHERE kind='inherit' ORDER BY src_id"):
+                self._subclasses.setdefault(dst, []).append(src)
+        return self._subclasses.get(class_id, [])
+
+    # --- module resolution -----------------------------------------------------------------------
+
+    def module_files(self, importer: int, module: str, level: int) -> list[int]:
+        """Files an import of ``module`` (relative ``level``) from file ``importer`` can mean."""
+        key = (module, level, importer)
+        if key not in self._module_cache:
+            self._module_cache[key] = self._module_files(importer, module, level)
+        return self._module_cache[key]
+
+    def _module_files(self, importer: int, module: str, level: int) -> list[int]:
+        path, language, _ = self.file(importer)
+        paths = self.path_ids()
+        directory = posixpath.dirname(path)
+        if language == "python":
+            if level:
+                base = directory
+                for _ in range(level - 1):
+                    base = posixpath.dirname(base)
+                rel = module.replace(".", "/")
+                stem = posixpath.join(base, rel) if rel else base
+                return _first_existing(paths, [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"])
+            return self._python_absolute(importer, module)
+        if language in ("javascript", "typescript", "tsx"):
+            if not module.startswith("."):
+                return []
+            stem = posixpath.normpath(posixpath.join(directory, module))
+            candidates = [stem] + [stem + e for e in _JS_EXTENSIONS] + [stem + "/index" + e for e in _JS_EXTENSIONS]
+            if stem.endswith((".js", ".mjs", ".cjs", ".jsx")):  # TS sources imported with a .js suffix
+                root = stem.rsplit(".", 1)[0]
+                candidates += [root + ".ts", root + ".tsx", root + ".mts", root + ".cts"]
+            return _first_existing(paths, candidates)
+        if language == "go":
+            return self._directory_suffix(module, (".go",))
+        if language == "java":
+            return _first_existing_suffix(paths, module.replace(".", "/") + ".java")
+        if language == "rust":
+            parts = module.split("::")
+            if parts and parts[0] in ("crate", "self", "super"):
+                parts = parts[1:]
+            out: list[int] = []
+            while parts and not out:
+                rel = "/".join(parts)
+                out = _first_existing_suffix(paths, rel + ".rs") or _first_existing_suffix(paths, rel + "/mod.rs")
+                parts = parts[:-1]
+            return out
+        if language in ("c", "cpp"):
+            local = posixpath.normpath(posixpath.join(directory, module))
+            return _first_existing(paths, [local]) or _first_existing_suffix(paths, module)
+        if language == "ruby":
+            rel = module if module.endswith(".rb") else module + ".rb"
+            local = posixpath.normpath(posixpath.join(directory, rel))
+            return _first_existing(paths, [local]) or _first_existing_suffix(paths, rel.lstrip("./"))
+        return []
+
+    def _python_absolute(self, importer: int, module: str) -> list[int]:
+        paths = self.path_ids()
+        rel = module.replace(".", "/")
+        found = _first_existing(paths, [rel + ".py", rel + "/__init__.py", rel + ".pyi", rel + "/__init__.pyi"])
+        if found:
+            return found
+        # src/ layouts and nested roots: the same module path under some directory; the nearest wins
+        matches = [
+            (p, i)
+            for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py")
+            for p, i in _suffix_index(tuple(sorted(paths.items())), suffix.rsplit("/", 1)[-1]).get(suffix, [])
+        ]
+        if not matches:
+            return []
+        importer_path = self.file(importer)[0]
+        matches.sort(key=lambda m: (-len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
+        return [matches[0][1]]
+
+    def _directory_suffix(self, module: str, extensions: tuple[str, ...]) -> list[int]:
+        paths = self.path_ids()
+        parts = module.strip("/").split("/")
+        for n in range(len(parts), 0, -1):
+            suffix = "/".join(parts[-n:])
+            hits = sorted(
+                i
+                for p, i in paths.items()
+                if p.endswith(extensions)
+                and not p.endswith("_test.go")
+                and (posixpath.dirname(p) == suffix or posixpath.dirname(p).endswith("/" + suffix))
+            )
+            if hits:
+                return hits
+        return []
+
+    # --- name binding in a file ------------------------------------------------------------------
+
+    def lookup(self, file_id: int, scope: Sym, name: str, depth: int = 0) -> list[Target]:
+        """What a bare ``name`` means at ``scope`` in file ``file_id`` (Python-style scoping)."""
+        language = self.file(file_id)[1]
+        chain: list[Sym] = []
+        s: Sym | None = scope
+        while s is not None:
+            chain.append(s)
+            s = self.sym(s.parent_id) if s.parent_id is not None else None
+        for i, enclosing in enumerate(chain):
+            # Python class bodies do not enclose the functions inside them
+            if language == "python" and enclosing.kind == "class" and i > 0:
+                continue
+            for child in self.children(enclosing.id):
+                if child.name == name and child.kind != "module":
+                    return [Target(child, "local", 1.0)]
+            for imp in self.imports_of(file_id):
+                if imp["scope_id"] != enclosing.id:
+                    continue
+                hit = self._from_import(file_id, imp, name, depth)
+                if hit is not None:
+                    return hit
+        return []
+
+    def _from_import(self, file_id: int, imp: sqlite3.Row, name: str, depth: int) -> list[Target] | None:
+        """Targets of ``name`` if import row ``imp`` binds it; None if it does not bind it."""
+        module, imported, alias, level = imp["module"], imp["name"], imp["alias"], imp["level"]
+        language = self.file(file_id)[1]
+        if imported == "*":
+            for f in self.module_files(file_id, module, level):
+                found = self.export(f, name, depth + 1)
+                if found:
+                    return [Target(t.sym, "reexport" if depth else "import", t.confidence) for t in found]
+            return None
+        if imported is None:
+            if language == "python":
+                bound = alias or module.split(".")[0]
+                if bound != name:
+                    return None
+                target_module = module if alias else module.split(".")[0]
+                files = self.module_files(file_id, target_module, level)
+            else:
+                bound = alias or _default_binding(module)
+                if bound != name:
+                    return None
+                files = self.module_files(file_id, module, level)
+            return [Target(self.module_symbol(f), "import", 1.0) for f in files] or []
+        bound = alias or imported.split(".")[-1]
+        if bound != name:
+            return None
+        if imported == "default":
+            return [Target(self.module_symbol(f), "import", 0.9) for f in self.module_files(file_id, module, level)]
+        if depth > 6:
+            return []
+        out: list[Target] = []
+        for f in self.module_files(file_id, module, level):
+            found = self.export(f, imported, depth + 1)
+            out.extend(Target(t.sym, "reexport" if depth else "import", t.confidence) for t in found)
+        if not out and language == "python":
+            # `from pkg import submodule`
+            sub = (module + "." + imported) if module else imported
+            out = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(file_id, sub, level)]
+        return out
+
+    def export(self, file_id: int, name: str, depth: int) -> list[Target]:
+        """What module ``file_id`` offers under ``name``: its own definition or a re-exported import."""
+        own = self.top_level(file_id, name)
+        if own:
+            return [Target(own[0], "import", 1.0)]
+        if depth > 6:
+            return []
+        module_scope = self.module_symbol(file_id)
+        return self.lookup(file_id, module_scope, name, depth) if self.imports_of(file_id) else []
+
+    # --- members ---------------------------------------------------------------------------------
+
+    def member(self, class_id: int, name: str, *, skip_self: bool = False) -> Sym | None:
+        """Look ``name`` up in a class and its in-repo bases (breadth-first, declaration order)."""
+        seen: set[int] = set()
+        queue = [class_id]
+        first = True
+        while queue:
+            cid = queue.pop(0)
+            if cid in seen:
+                continue
+            seen.add(cid)
+            if not (first and skip_self):
+                for child in self.children(cid):
+                    if child.name == name:
+                        return child
+            first = False
+            queue.extend(self.bases_of(cid))
+        return None
+
+    def overrides(self, class_id: int, name: str) -> list[Sym]:
+        """Definitions of ``name`` in subclasses (transitively) of a class."""
+        out: list[Sym] = []
+        seen: set[int] = set()
+        queue = list(self.subclasses_of(class_id))
+        while queue:
+            cid = queue.pop(0)
+            if cid in seen:
+                continue
+            seen.add(cid)
+            out.extend(c for c in self.children(cid) if c.name == name)
+            queue.extend(self.subclasses_of(cid))
+        return out
+
+    def enclosing_class(self, scope: Sym) -> Sym | None:
+        s: Sym | None = scope
+        while s is not None:
+            if s.kind in _CLASS_KINDS:
+                return s
+            s = self.sym(s.parent_id) if s.parent_id is not None else None
+        return None
+
+    # --- resolving -------------------------------------------------------------------------------
+
+    def resolve_bases(self, file_ids: Iterable[int]) -> None:
+        """Write inherit edges for the classes of the given files (before :meth:`resolve_files`)."""
+        rows: list[tuple[object, ...]] = []
+        for fid in file_ids:
+            for b in self.conn.execute(
+                "SELECT symbol_id, text, line FROM bases WHERE file_id=? ORDER BY id", (fid,)
+            ).fetchall():
+                cls = self.sym(b[0])
+                scope = self.sym(cls.parent_id) if cls.parent_id is not None else self.module_symbol(fid)
+                text = _strip_generics(b[1])
+                receiver, _, name = text.rpartition(".") if "." in text else ("", "", text)
+                if "::" in name:
+                    receiver, _, name = text.rpartition("::")
+                targets = self._resolve_name(fid, scope, name, receiver, "call")
+                for t in targets:
+                    if t.sym.kind in _CLASS_KINDS and t.sym.id != cls.id:
+                        rows.append((cls.id, t.sym.id, "inherit", fid, t.sym.file_id, b[2], t.resolution, t.confidence, t.candidates))
+                        self._bases.setdefault(cls.id, [])
+        self.conn.executemany(_INSERT_EDGE, rows)
+        self._bases.clear()
+        self._subclasses = None
+
+    def resolve_files(self, file_ids: Iterable[int]) -> None:
+        """Write call/ref/import/fixture edges and unresolved rows for the given files."""
+        for fid in file_ids:
+            self._resolve_file(fid)
+
+    def _resolve_file(self, fid: int) -> None:
+        edges: dict[tuple[int, int, str], tuple[object, ...]] = {}
+        unresolved: list[tuple[int, int, str]] = []
+
+        def add(src: int, t: Target, kind: str, line: int) -> None:
+            key = (src, t.sym.id, kind)
+            if key in edges:
+                return
+            edges[key] = (src, t.sym.id, kind, fid, t.sym.file_id, line, t.resolution, t.confidence, t.candidates)
+
+        language = self.file(fid)[1]
+        for imp in self.imports_of(fid):
+            scope = self.sym(imp["scope_id"])
+            name = imp["name"]
+            if name == "*":
+                for f in self.module_files(fid, imp["module"], imp["level"]):
+                    add(scope.id, Target(self.module_symbol(f), "import", 1.0), "import", imp["line"])
+                continue
+            bound = imp["alias"] or (name.split(".")[-1] if name else imp["module"].split(".")[0])
+            if language != "python" and name is None:
+                bound = imp["alias"] or _default_binding(imp["module"])
+            hit = self._from_import(fid, imp, bound, 0) or []
+            if language == "python" and name is None and not imp["alias"]:
+                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], 0)]
+            for t in hit:
+                add(scope.id, t, "import", imp["line"])
+
+        for ref in self.conn.execute(
+            "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (fid,)
+        ).fetchall():
+            scope = self.sym(ref["scope_id"])
+            kind = ref["kind"]
+            name, receiver = ref["name"], ref["receiver"]
+            if kind == "fixture":
+                targets = self._fixture(fid, scope, name, receiver)
+                for t in targets:
+                    add(scope.id, t, "fixture", ref["line"])
+                continue
+            if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
+                continue  # a parameter, not a definition
+            targets = self._resolve_name(fid, scope, name, receiver, kind)
+            if kind == "attr":
+                targets = [t for t in targets if _is_property(t.sym)]
+                for t in targets:
+                    add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", ref["line"])
+                continue
+            if kind in ("ref", "type"):
+                for t in targets:
+                    if t.sym.kind != "module":
+                        add(scope.id, t, "ref", ref["line"])
+                continue
+            if not targets:
+                unresolved.append((fid, ref["id"], self._why_unresolved(fid, scope, name, receiver)))
+                continue
+            for t in targets:
+                add(scope.id, t, "call", ref["line"])
+                if t.sym.kind in _CLASS_KINDS and language == "python":
+                    init = self.member(t.sym.id, "__init__")
+                    if init is not None:
+                        add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", ref["line"])
+        self.conn.executemany(_INSERT_EDGE, list(edges.values()))
+        self.conn.executemany("INSERT INTO unresolved(file_id, ref_id, reason) VALUES (?,?,?)", unresolved)
+
+    def _why_unresolved(self, fid: int, scope: Sym, name: str, receiver: str) -> str:
+        language = self.file(fid)[1]
+        head = receiver.split(".")[0].split("(")[0] if receiver else name
+        if language == "python" and not receiver and name in _PY_BUILTINS:
+            return "builtin"
+        if head and any(
+            (imp["alias"] or (imp["name"] or imp["module"]).split(".")[0]) == head for imp in self.imports_of(fid)
+        ):
+            return "external"
+        if len(self._candidates(name, receiver)) > MAX_CANDIDATES:
+            return "ambiguous"
+        return "unknown"
+
+    def _candidates(self, name: str, receiver: str) -> list[Sym]:
+        kinds = ("method",) if receiver and receiver not in ("",) else _CALLABLE_KINDS
+        return [s for s in self.named(name) if s.kind in kinds or (receiver and s.kind == "function")]
+
+    def _resolve_name(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target]:
+        language = self.file(fid)[1]
+        if receiver:
+            targets = self._resolve_member(fid, scope, name, receiver, kind)
+            if targets is not None:
+                return targets
+        else:
+            found = self.lookup(fid, scope, name)
+            if found:
+                return found
+            if language != "python":
+                cls = self.enclosing_class(scope)
+                if cls is not None:  # implicit this
+                    m = self.member(cls.id, name)
+                    if m is not None:
+                        return [Target(m, "self", 1.0)]
+                if language in _SAME_PACKAGE_LANGUAGES:
+                    here = posixpath.dirname(self.file(fid)[0])
+                    same = [
+                        s
+                        for s in self.named(name)
+                        if s.kind in _CALLABLE_KINDS
+                        and self.file(s.file_id)[1] == language
+                        and posixpath.dirname(self.file(s.file_id)[0]) == here
+                        and (self.sym(s.parent_id).kind == "module" if s.parent_id is not None else True)
+                    ]
+                    if same:
+                        return [Target(s, "package", 0.9, len(same)) for s in same]
+            if language == "python" and name in _PY_BUILTINS:
+                return []
+        if kind not in ("call", "attr"):
+            return []
+        if receiver and self._receiver_is_external(fid, scope, receiver):
+            return []
+        cands = self._candidates(name, receiver)
+        if kind == "attr":
+            cands = [c for c in cands if _is_property(c)]
+        if not cands or len(cands) > MAX_CANDIDATES:
+            return []
+        confidence = round(0.5 / len(cands), 3)
+        return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+
+    def _receiver_is_external(self, fid: int, scope: Sym, receiver: str) -> bool:
+        """``np.array()`` where ``np`` is imported from outside the repository: no name-match."""
+        head = receiver.split(".")[0]
+        if not head.isidentifier() or head in _SELF_NAMES:
+            return False
+        for imp in self.imports_of(fid):
+            bound = imp["alias"] or (imp["name"].split(".")[-1] if imp["name"] else imp["module"].split(".")[0])
+            if bound == head and imp["name"] != "*":
+                return not self.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
+        return False
+
+    def _resolve_member(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target] | None:
+        """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
+        language = self.file(fid)[1]
+        if receiver in _SELF_NAMES or receiver in ("super()",) or receiver.startswith("super("):
+            cls = self.enclosing_class(scope)
+            if cls is None:
+                return None
+            is_super = receiver.startswith("super")
+            m = self.member(cls.id, name, skip_self=is_super)
+            out: list[Target] = []
+            if m is not None:
+                out.append(Target(m, "super" if is_super else "self", 1.0))
+            if not is_super and kind in ("call", "attr"):
+                out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
+            return out if out else None
+        head, _, rest = receiver.partition(".")
+        if not head.isidentifier():
+            return None
+        bound = self.lookup(fid, scope, head)
+        if not bound:
+            return None
+        out = []
+        for t in bound:
+            target: Sym | None = t.sym
+            # walk the rest of a dotted receiver: module attributes, nested classes, submodules
+            for part in [p for p in rest.split(".") if p] if rest else []:
+                target = self._attribute(fid, target, part) if target is not None else None
+            if target is None:
+                continue
+            if target.kind == "module":
+                found = self.export(target.file_id, name, 1)
+                if not found and language == "python":
+                    sub = self.file(target.file_id)[2]
+                    found = [
+                        Target(self.module_symbol(f), "module", 1.0)
+                        for f in self.module_files(fid, f"{sub}.{name}", 0)
+                    ] if sub else []
+                out.extend(Target(x.sym, "module", x.confidence) for x in found)
+            elif target.kind in _CLASS_KINDS:
+                m = self.member(target.id, name)
+                if m is not None:
+                    out.append(Target(m, "class", 1.0))
+        return out if out else None
+
+    def _attribute(self, fid: int, target: Sym, part: str) -> Sym | None:
+        if target.kind == "module":
+            found = self.export(target.file_id, part, 1)
+            if found:
+                return found[0].sym
+            module = self.file(target.file_id)[2]
+            if module and self.file(fid)[1] == "python":
+                files = self.module_files(fid, f"{module}.{part}", 0)
+                return self.module_symbol(files[0]) if files else None
+            return None
+        if target.kind in _CLASS_KINDS:
+            return self.member(target.id, part)
+        return None
+
+    def _fixture(self, fid: int, scope: Sym, name: str, receiver: str) -> list[Target]:
+        """pytest fixtures by parameter name (same class, same module, conftest.py upwards, nearest
+        first) and unittest ``setUp`` through the class (``receiver`` is ``self``)."""
+        if receiver == "self":
+            cls = self.enclosing_class(scope)
+            m = self.member(cls.id, name) if cls is not None else None
+            return [Target(m, "fixture", 1.0)] if m is not None else []
+        candidates = [s for s in self.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
+        if not candidates:
+            return []
+        path = self.file(fid)[0]
+        cls = self.enclosing_class(scope)
+        if cls is not None:
+            own = [c for c in candidates if c.parent_id == cls.id]
+            if own:
+                return [Target(own[0], "fixture", 1.0)]
+        same = [c for c in candidates if c.file_id == fid and c.id != scope.id]
+        if same:
+            return [Target(same[0], "fixture", 1.0)]
+        directory = posixpath.dirname(path)
+        while True:
+            conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
+            hit = [c for c in candidates if self.file(c.file_id)[0] == conftest and c.id != scope.id]
+            if hit:
+                return [Target(hit[0], "fixture", 1.0)]
+            if not directory:
+                return []
+            directory = posixpath.dirname(directory)
+
+
+_INSERT_EDGE = (
+    "INSERT INTO edges(src_id, dst_id, kind, file_id, dst_file_id, line, resolution, confidence, candidates)"
+    " VALUES (?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _is_property(s: Sym) -> bool:
+    return s.kind in ("method", "function") and any(
+        d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
+        for d in s.decorators
+    )
+
+
+def _is_fixture_decorator(d: str) -> bool:
+    head = d.split("(", 1)[0]
+    return head in ("fixture", "pytest.fixture", "pytest_asyncio.fixture", "pytest.yield_fixture")
+
+
+def _strip_generics(text: str) -> str:
+    for ch in "[<(":
+        text = text.split(ch, 1)[0]
+    return text.strip()
+
+
+def _default_binding(module: str) -> str:
+    """The name a whole-module import binds by default outside Python (Go: last path element)."""
+    tail = module.rstrip("/").split("/")[-1]
+    return tail.split("::")[-1].split(".")[0] if tail else module
+
+
+def _first_existing(paths: dict[str, int], candidates: list[str]) -> list[int]:
+    for c in candidates:
+        c = c.lstrip("./") if c.startswith("./") else c
+        if c in paths:
+            return [paths[c]]
+    return []
+
+
+def _first_existing_suffix(paths: dict[str, int], suffix: str) -> list[int]:
+    if suffix in paths:
+        return [paths[suffix]]
+    hits = sorted((len(p), p, i) for p, i in paths.items() if p.endswith("/" + suffix))
+    return [hits[0][2]] if hits else []
+
+
+@lru_cache(maxsize=8)
+def _suffix_index(items: tuple[tuple[str, int], ...], _key: str) -> dict[str, list[tuple[str, int]]]:
+    """Paths by every '/'-suffix (``/pkg/mod.py``), built once per distinct file set."""
+    del _key
+    out: dict[str, list[tuple[str, int]]] = {}
+    for p, i in items:
+        parts = p.split("/")
+        for n in range(1, len(parts)):
+            out.setdefault("/" + "/".join(parts[n:]), []).append((p, i))
+    return out
+
+
+def dependents_before(conn: sqlite3.Connection, changed_paths: Iterable[str]) -> tuple[set[str], set[str]]:
+    """Before the changed files are replaced: (paths of files with edges into them or with classes
+    below their classes, names they defined). Their edges vanish with them, so ask first."""
+    changed = sorted(set(changed_paths))
+    ids = _ids(conn, changed)
+    return _dependent_paths(conn, ids), _names_of(conn, ids)
+
+
+def affected_files(conn: sqlite3.Connection, changed_paths: Iterable[str], before: tuple[set[str], set[str]]) -> set[int]:
+    """Files whose resolution may differ after ``changed_paths`` were re-stored.
+
+    A superset is fine (more work); a subset would make the incremental index differ from a full one.
+    """
+    changed = sorted(set(changed_paths))
+    dependent_paths, names = before
+    ids = _ids(conn, changed)
+    names = names | _names_of(conn, ids)
+    for p in changed:
+        names.update(_path_names(p))
+    affected = set(ids) | _ids(conn, sorted(dependent_paths))
+    affected |= _ids(conn, sorted(_dependent_paths(conn, ids)))
+    name_list = sorted(n for n in names if n)
+    for i in range(0, len(name_list), 500):
+        chunk = name_list[i : i + 500]
+        ph = ",".join("?" * len(chunk))
+        for table, column in (
+            ("refs", "name"),
+            ("imports", "name"),
+            ("imports", "module_tail"),
+            ("imports", "alias"),
+            ("bases", "name"),
+        ):
+            affected.update(r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN ({ph})", chunk))
+    return affected
+
+
+def _ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
+    out: set[int] = set()
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        out.update(r[0] for r in conn.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+    return out
+
+
+def _names_of(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
+    if not ids:
+        return set()
+    idl = ",".join(str(i) for i in ids)
+    q = conn.execute
+    names = {r[0] for r in q(f"SELECT DISTINCT name FROM symbols WHERE file_id IN ({idl})")}
+    names.update(r[0] for r in q(f"SELECT DISTINCT module_tail FROM imports WHERE file_id IN ({idl})"))
+    names.update(r[0] for r in q(f"SELECT DISTINCT name FROM imports WHERE file_id IN ({idl}) AND name IS NOT NULL"))
+    names.update(r[0] for r in q(f"SELECT DISTINCT alias FROM imports WHERE file_id IN ({idl}) AND alias IS NOT NULL"))
+    return names
+
+
+def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
+    """Files below the given files in the class hierarchy (transitively), and every file with an edge
+    into those or into the given files; plus the names of the classes involved are covered by callers."""
+    q = conn.execute
+    class_files = set(ids)
+    frontier = set(ids)
+    while frontier:
+        idl = ",".join(str(i) for i in frontier)
+        sub = {r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE kind='inherit' AND dst_file_id IN ({idl})")}
+        frontier = sub - class_files
+        class_files |= sub
+    out = set(class_files)
+    if class_files:
+        idl = ",".join(str(i) for i in class_files)
+        out.update(r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE dst_file_id IN ({idl})"))
+    if not out:
+        return set()
+    idl = ",".join(str(i) for i in out)
+    return {r[0] for r in q(f"SELECT path FROM files WHERE id IN ({idl})")}
+
+
+def _path_names(path: str) -> set[str]:
+    """Names a file's path contributes to imports: ``pkg/sub/mod.py`` → {mod, sub, pkg}."""
+    parts = path.split("/")
+    stem = parts[-1].split(".")[0]
+    return {stem, *parts[:-1]}

@@ -1,0 +1,488 @@
+"""SQLite only here: schema, migrations, the ``atomic()`` write context, FTS5 and vectors.
+
+One file holds the whole graph. Writes go through :meth:`Store.atomic`; a crash leaves the previous
+committed state (WAL). A schema version this code does not know means a clean rebuild, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import IndexBuildError, LockedError
+from .model import MODULE_QUALNAME, ParseResult
+
+__all__ = ["Store", "SCHEMA_VERSION", "name_tokens", "fts_quote"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    language TEXT,
+    oid TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL,           -- ok | partial (syntax errors) | skipped:<reason>
+    module TEXT,                    -- the module name imports use (Python dotted, else the path)
+    is_test INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    parent_id INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualname TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL DEFAULT '',
+    docstring TEXT NOT NULL DEFAULT '',
+    is_test INTEGER NOT NULL DEFAULT 0,
+    decorators TEXT NOT NULL DEFAULT '[]',
+    params TEXT NOT NULL DEFAULT '[]'
+);
+CREATE UNIQUE INDEX symbols_file_qualname ON symbols(file_id, qualname);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_parent ON symbols(parent_id);
+CREATE TABLE refs (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    scope_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    receiver TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    arity INTEGER,
+    keywords TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX refs_file ON refs(file_id);
+CREATE INDEX refs_name ON refs(name);
+CREATE TABLE imports (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    scope_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    module TEXT NOT NULL,
+    module_tail TEXT NOT NULL,      -- last component of module, for reverse look-ups
+    name TEXT,
+    alias TEXT,
+    level INTEGER NOT NULL,
+    line INTEGER NOT NULL
+);
+CREATE INDEX imports_file ON imports(file_id);
+CREATE INDEX imports_tail ON imports(module_tail);
+CREATE INDEX imports_name ON imports(name);
+CREATE TABLE bases (
+    id INTEGER PRIMARY KEY,
+    symbol_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    name TEXT NOT NULL,             -- last identifier of text
+    line INTEGER NOT NULL
+);
+CREATE INDEX bases_file ON bases(file_id);
+CREATE INDEX bases_name ON bases(name);
+CREATE TABLE edges (
+    id INTEGER PRIMARY KEY,
+    src_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    dst_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,             -- call | ref | import | inherit | fixture
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,   -- file of src (where the reference is)
+    dst_file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    resolution TEXT NOT NULL,       -- how it was resolved (local, import, self, name-match, ...)
+    confidence REAL NOT NULL,
+    candidates INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX edges_src ON edges(src_id);
+CREATE INDEX edges_dst ON edges(dst_id);
+CREATE INDEX edges_file ON edges(file_id);
+CREATE INDEX edges_dst_file ON edges(dst_file_id);
+CREATE TABLE unresolved (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    ref_id INTEGER NOT NULL REFERENCES refs(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL            -- external | builtin | ambiguous | unknown
+);
+CREATE INDEX unresolved_file ON unresolved(file_id);
+CREATE TABLE vectors (
+    model TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, text_hash)
+);
+CREATE VIRTUAL TABLE symbols_fts USING fts5(
+    name, qualname, signature, docstring,
+    content='', tokenize="unicode61 tokenchars '_'"
+);
+"""
+
+# Migrations: version N → N+1, applied in order inside one transaction each.
+_MIGRATIONS: dict[int, str] = {}
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def name_tokens(identifier: str) -> str:
+    """``getUserName`` → ``getUserName get user name``: the whole identifier and its words."""
+    words: list[str] = []
+    for part in re.split(r"[^0-9A-Za-z]+", identifier):
+        words.extend(w.lower() for w in _CAMEL.findall(part))
+    whole = identifier.lower()
+    return " ".join([whole, *[w for w in words if w != whole]])
+
+
+def fts_quote(term: str) -> str:
+    """Quote user text as one FTS5 string (never interpreted as query syntax)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def probe_fts5() -> bool:
+    """Whether this SQLite build offers FTS5."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, content='')")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        conn.close()
+
+
+class Store:
+    """The index database. Open with :meth:`open`; write inside :meth:`atomic`."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        self.has_fts = False
+
+    # --- opening, locking, schema ----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, *, timeout: float = 30.0) -> Store:
+        """Open (creating if needed) the index at ``path``; an unknown schema is rebuilt empty."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA temp_store=MEMORY")
+            conn.execute("PRAGMA cache_size=-65536")
+        except sqlite3.DatabaseError as exc:
+            raise IndexBuildError(f"cannot open index {path}: {exc} (delete it or run `crg-review index --full`)") from exc
+        store = cls(conn, path)
+        store._ensure_schema()
+        store.has_fts = store.get_meta("fts") == "1"
+        return store
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _version(self) -> int | None:
+        try:
+            row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        except sqlite3.OperationalError:
+            return None
+        except sqlite3.DatabaseError as exc:
+            raise IndexBuildError(f"index {self.path} is not a crg-review database ({exc}): delete it") from exc
+        return int(row[0]) if row else None
+
+    def _ensure_schema(self) -> None:
+        version = self._version()
+        if version == SCHEMA_VERSION:
+            return
+        if version is not None and version < SCHEMA_VERSION and all(
+            v in _MIGRATIONS for v in range(version, SCHEMA_VERSION)
+        ):
+            for v in range(version, SCHEMA_VERSION):
+                with self.atomic():
+                    for statement in _split_sql(_MIGRATIONS[v]):
+                        self.conn.execute(statement)
+                    self.set_meta("schema_version", str(v + 1))
+            return
+        if version is not None:
+            log.warning("index schema %s is not %s: rebuilding the index from scratch", version, SCHEMA_VERSION)
+        self._create()
+
+    def _create(self) -> None:
+        with self.atomic():
+            tables = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+                    "AND name NOT LIKE 'symbols_fts_%'"
+                )
+            ]
+            self.conn.execute("PRAGMA defer_foreign_keys=ON")
+            for t in tables:
+                self.conn.execute(f"DROP TABLE IF EXISTS {quote_ident(t)}")
+            fts = "0"
+            for statement in _split_sql(_SCHEMA):
+                if "USING fts5" in statement:
+                    if not probe_fts5():
+                        log.warning("this SQLite has no FTS5: search falls back to keyword matching")
+                        continue
+                    fts = "1"
+                self.conn.execute(statement)
+            self.set_meta("schema_version", str(SCHEMA_VERSION))
+            self.set_meta("fts", fts)
+
+    @contextmanager
+    def atomic(self) -> Iterator[sqlite3.Connection]:
+        """One transaction (a savepoint when nested); rollback on any exception."""
+        if self.conn.in_transaction:
+            name = f"sp{id(self)}"
+            self.conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+                raise
+            self.conn.execute(f"RELEASE {name}")
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise LockedError(
+                    f"the index {self.path} is locked by another crg-review process: wait for it and retry"
+                ) from exc
+            raise
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # --- meta ------------------------------------------------------------------------------------
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # --- files -----------------------------------------------------------------------------------
+
+    def file_oids(self) -> dict[str, str]:
+        """path → blob id of every indexed (or counted-as-skipped) file."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
+
+    def delete_file(self, path: str) -> None:
+        row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        if row is None:
+            return
+        fid = row[0]
+        self._fts_delete(fid)
+        # children first so that parent_id cascades do not fight the file cascade
+        self.conn.execute("DELETE FROM edges WHERE file_id=? OR dst_file_id=?", (fid, fid))
+        self.conn.execute("DELETE FROM unresolved WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM refs WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM bases WHERE file_id=?", (fid,))
+        self.conn.execute("UPDATE symbols SET parent_id=NULL WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM files WHERE id=?", (fid,))
+
+    def _fts_delete(self, file_id: int) -> None:
+        if not self.has_fts:
+            return
+        # contentless FTS5 forgets a row only when given the values it indexed
+        rows = self.conn.execute(
+            "SELECT id, name, qualname, signature, docstring FROM symbols WHERE file_id=?", (file_id,)
+        ).fetchall()
+        self.conn.executemany(
+            "INSERT INTO symbols_fts(symbols_fts, rowid, name, qualname, signature, docstring)"
+            " VALUES ('delete', ?, ?, ?, ?, ?)",
+            [(r[0], name_tokens(r[1]), r[2], r[3], r[4]) for r in rows],
+        )
+
+    def add_skipped(self, path: str, oid: str, size: int, reason: str, language: str | None = None) -> None:
+        self.delete_file(path)
+        self.conn.execute(
+            "INSERT INTO files(path, language, oid, size, status) VALUES (?, ?, ?, ?, ?)",
+            (path, language, oid, size, f"skipped:{reason}"),
+        )
+
+    def add_file(self, path: str, oid: str, size: int, module: str, parsed: ParseResult) -> int:
+        """Replace a file's symbols, references, imports and bases with a new parse."""
+        self.delete_file(path)
+        module_symbol = parsed.symbols[0]
+        cur = self.conn.execute(
+            "INSERT INTO files(path, language, oid, size, status, module, is_test) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (path, parsed.language, oid, size, "partial" if parsed.has_errors else "ok", module, module_symbol.is_test),
+        )
+        fid = int(cur.lastrowid or 0)
+        ids: dict[str, int] = {}
+        for s in parsed.symbols:
+            cur = self.conn.execute(
+                "INSERT INTO symbols(file_id, parent_id, kind, name, qualname, start_line, end_line, signature,"
+                " docstring, is_test, decorators, params) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    fid,
+                    ids.get(s.parent) if s.parent else ids.get(MODULE_QUALNAME),
+                    s.kind,
+                    s.name,
+                    s.qualname,
+                    s.start_line,
+                    s.end_line,
+                    s.signature,
+                    s.docstring,
+                    s.is_test,
+                    json.dumps(list(s.decorators)),
+                    json.dumps(list(s.params)),
+                ),
+            )
+            sid = int(cur.lastrowid or 0)
+            ids[s.qualname] = sid
+            if self.has_fts:
+                self.conn.execute(
+                    "INSERT INTO symbols_fts(rowid, name, qualname, signature, docstring) VALUES (?,?,?,?,?)",
+                    (sid, name_tokens(s.name), s.qualname, s.signature, s.docstring),
+                )
+        top = ids[parsed.symbols[0].qualname]
+        self.conn.executemany(
+            "INSERT INTO refs(file_id, scope_id, kind, name, receiver, line, arity, keywords) VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (fid, ids.get(r.scope, top), r.kind, r.name, r.receiver, r.line, r.arity, ",".join(r.keywords))
+                for r in parsed.references
+            ],
+        )
+        self.conn.executemany(
+            "INSERT INTO imports(file_id, scope_id, module, module_tail, name, alias, level, line)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (fid, ids.get(i.scope, top), i.module, module_tail(i.module), i.name, i.alias, i.level, i.line)
+                for i in parsed.imports
+            ],
+        )
+        self.conn.executemany(
+            "INSERT INTO bases(symbol_id, file_id, text, name, line) VALUES (?,?,?,?,?)",
+            [(ids[b.symbol], fid, b.text, base_name(b.text), b.line) for b in parsed.bases if b.symbol in ids],
+        )
+        return fid
+
+    # --- whole-index reads -----------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Counts that describe the index (deterministic key order)."""
+        q = self.conn.execute
+        by_language: dict[str, dict[str, int]] = {}
+        for language, n in q(
+            "SELECT language, count(*) FROM files WHERE status NOT LIKE 'skipped:%' GROUP BY language ORDER BY language"
+        ):
+            by_language[language] = {"files": n, "symbols": 0}
+        for language, n in q(
+            "SELECT f.language, count(*) FROM symbols s JOIN files f ON f.id=s.file_id GROUP BY f.language"
+        ):
+            by_language.setdefault(language, {"files": 0, "symbols": 0})["symbols"] = n
+        skipped = {
+            status.split(":", 1)[1]: n
+            for status, n in q(
+                "SELECT status, count(*) FROM files WHERE status LIKE 'skipped:%' GROUP BY status ORDER BY status"
+            )
+        }
+        wal = Path(str(self.path) + "-wal")
+        db_bytes = self.path.stat().st_size if self.path.exists() else 0
+        return {
+            "files": q("SELECT count(*) FROM files WHERE status NOT LIKE 'skipped:%'").fetchone()[0],
+            "files_with_syntax_errors": q("SELECT count(*) FROM files WHERE status='partial'").fetchone()[0],
+            "skipped": skipped,
+            "symbols": q("SELECT count(*) FROM symbols").fetchone()[0],
+            "edges": q("SELECT count(*) FROM edges").fetchone()[0],
+            "by_kind": dict(q("SELECT kind, count(*) FROM symbols GROUP BY kind ORDER BY kind").fetchall()),
+            "by_language": dict(sorted(by_language.items())),
+            "edges_by_kind": dict(q("SELECT kind, count(*) FROM edges GROUP BY kind ORDER BY kind").fetchall()),
+            "resolution": dict(
+                q("SELECT resolution, count(*) FROM edges GROUP BY resolution ORDER BY resolution").fetchall()
+            ),
+            "unresolved": q("SELECT count(*) FROM unresolved").fetchone()[0],
+            "unresolved_by_reason": dict(
+                q("SELECT reason, count(*) FROM unresolved GROUP BY reason ORDER BY reason").fetchall()
+            ),
+            "tests": q("SELECT count(*) FROM symbols WHERE is_test=1 AND kind!='class'").fetchone()[0],
+            "vectors": q("SELECT count(*) FROM vectors").fetchone()[0],
+            "fts": self.has_fts,
+            "schema_version": SCHEMA_VERSION,
+            "indexed": self.get_meta("indexed"),
+            "db_path": str(self.path),
+            "db_bytes": db_bytes + (wal.stat().st_size if wal.exists() else 0),
+        }
+
+    def dump(self) -> dict[str, Any]:
+        """A canonical, id-free dump of the graph (equal for equal indexes, however they were built)."""
+        q = self.conn.execute
+        files = [list(r) for r in q("SELECT path, language, oid, status FROM files ORDER BY path")]
+        symbols = [
+            list(r)
+            for r in q(
+                "SELECT f.path, s.qualname, s.kind, s.start_line, s.end_line, s.signature, s.is_test "
+                "FROM symbols s JOIN files f ON f.id=s.file_id ORDER BY f.path, s.qualname"
+            )
+        ]
+        edges = [
+            list(r)
+            for r in q(
+                "SELECT sf.path, s.qualname, df.path, d.qualname, e.kind, e.resolution, round(e.confidence, 3), "
+                "e.candidates, e.line FROM edges e JOIN symbols s ON s.id=e.src_id JOIN symbols d ON d.id=e.dst_id "
+                "JOIN files sf ON sf.id=s.file_id JOIN files df ON df.id=d.file_id"
+            )
+        ]
+        edges.sort()
+        unresolved = [
+            list(r)
+            for r in q(
+                "SELECT f.path, r.name, r.receiver, r.line, u.reason FROM unresolved u JOIN refs r ON r.id=u.ref_id "
+                "JOIN files f ON f.id=u.file_id"
+            )
+        ]
+        unresolved.sort()
+        return {"files": files, "symbols": symbols, "edges": edges, "unresolved": unresolved}
+
+
+def module_tail(module: str) -> str:
+    """Last component of an import path: ``a.b.c`` → ``c``, ``./x/index.js`` → ``index``, ``a::b`` → ``b``."""
+    tail = re.split(r"[./:\\]+", module.strip("./:\\"))[-1] if module.strip("./:\\") else ""
+    return tail.rsplit(".", 1)[0] if "." in tail else tail
+
+
+def base_name(text: str) -> str:
+    """The last identifier of a base expression: ``abc.ABC`` → ``ABC``, ``Generic[T]`` → ``Generic``."""
+    head = re.split(r"[\[<(]", text, maxsplit=1)[0]
+    parts = [p for p in re.split(r"\.|::", head) if p.strip()]
+    return parts[-1].strip() if parts else text
+
+
+def quote_ident(name: str) -> str:
+    """Quote an SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _split_sql(script: str) -> list[str]:
+    out = []
+    for raw in script.split(";\n"):
+        lines = [ln for ln in raw.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+        if lines:
+            out.append("\n".join(lines))
+    return out
+
+
+def default_db_path(common_dir: Path) -> Path:
+    """``<git common dir>/crg-review/index.db``, unless ``CRG_REVIEW_DB`` says otherwise."""
+    env = os.environ.get("CRG_REVIEW_DB")
+    return Path(env) if env else common_dir / "crg-review" / "index.db"

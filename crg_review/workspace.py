@@ -1,0 +1,63 @@
+"""A repository, its settings and its index, opened together for one command."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import Config, load_config
+from .errors import IndexBuildError
+from .indexer import Source, UpdateReport, update_index
+from .store import Store, default_db_path
+
+__all__ = ["Workspace", "open_workspace"]
+
+
+@dataclass
+class Workspace:
+    """What every command works on."""
+
+    repo: object  # gitio.Repo (kept untyped here so that importing this module does not import pygit2)
+    config: Config
+    store: Store
+
+    def update(
+        self,
+        source: Source,
+        *,
+        full: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> UpdateReport:
+        """Bring the index to ``source`` (incrementally unless ``full``)."""
+        return update_index(
+            self.store,
+            self.repo,  # type: ignore[arg-type]
+            source,
+            full=full,
+            size_limit=self.config.size_limit,
+            excludes=self.config.excludes,
+            progress=progress,
+        )
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def open_workspace(repo_dir: str | None, db: str | None = None, config: Config | None = None) -> Workspace:
+    """Open the repository at ``repo_dir`` (discovered upwards), its config and its index."""
+    from .gitio import Repo
+
+    repo = Repo(repo_dir or os.getcwd())
+    cfg = config or load_config(repo.root)
+    if db:
+        cfg = cfg.with_overrides("--db", db=db)
+    path = Path(cfg.db) if cfg.db else default_db_path(repo.common_dir)
+    if not path.is_absolute():
+        path = Path(os.getcwd()) / path
+    try:
+        store = Store.open(path)
+    except OSError as exc:
+        raise IndexBuildError(f"cannot create the index at {path}: {exc.strerror} (use --db to choose a path)") from exc
+    return Workspace(repo=repo, config=cfg, store=store)

@@ -1,0 +1,212 @@
+"""Incremental equals full: random edit sequences on a small Python package, compared by canonical dump."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crg_review.gitio import Repo
+from crg_review.indexer import Source, update_index
+from crg_review.store import Store
+
+from .helpers import git, make_repo
+
+FILES = ("pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/sub/c.py", "tests/test_t.py")
+FUNCS = tuple(f"f{i}" for i in range(6))
+CLASSES = ("C0", "C1", "C2")
+METHODS = ("m0", "m1", "__init__")
+STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method")
+
+
+@dataclass
+class Def:
+    kind: str  # function | class
+    name: str
+    calls: list[tuple[str, str, str]] = field(default_factory=list)  # (file, name, style)
+    base: tuple[str, str] | None = None
+    methods: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+
+
+def module_of(path: str) -> str:
+    return path[:-3].replace("/__init__", "").replace("/", ".")
+
+
+def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str]]) -> str:
+    imports: list[str] = []
+    body: list[str] = []
+    here = module_of(path)
+
+    def call_expr(target_file: str, name: str, style: str) -> str:
+        mod = module_of(target_file)
+        if target_file == path or style == "local":
+            return f"{name}()"
+        if style == "alias":
+            imports.append(f"from {mod} import {name} as {name}_al")
+            return f"{name}_al()"
+        if style == "module":
+            alias = "m_" + mod.replace(".", "_")
+            imports.append(f"import {mod} as {alias}")
+            return f"{alias}.{name}()"
+        if style == "relative" and path.startswith("pkg/") and target_file.startswith("pkg/"):
+            pkg_here = here if path.endswith("__init__.py") else here.rsplit(".", 1)[0]
+            if mod.startswith(pkg_here + ".") or mod == pkg_here:
+                rel = mod[len(pkg_here) :].lstrip(".")
+                imports.append(f"from .{rel} import {name}" if rel else f"from . import {name}")
+                return f"{name}()"
+        if style == "package":
+            imports.append(f"from pkg import {name}")
+            return f"{name}()"
+        imports.append(f"from {mod} import {name}")
+        return f"{name}()"
+
+    for d in files.get(path, []):
+        if d.kind == "function":
+            body.append(f"def {d.name}(x=None):")
+            body.extend(f"    {call_expr(*c)}" for c in d.calls)
+            body.append("    return x")
+        else:
+            base = ""
+            if d.base is not None:
+                base_file, base_name = d.base
+                if base_file == path:
+                    base = f"({base_name})"
+                else:
+                    imports.append(f"from {module_of(base_file)} import {base_name}")
+                    base = f"({base_name})"
+            body.append(f"class {d.name}{base}:")
+            if not d.methods:
+                body.append("    pass")
+            for m, calls in d.methods.items():
+                body.append(f"    def {m}(self):")
+                for tf, tn, style in calls:
+                    if style == "method":
+                        body.append(f"        self.{tn}()")
+                    elif style == "ctor":
+                        body.append(f"        super().{tn}()")
+                    else:
+                        body.append(f"        {call_expr(tf, tn, style)}")
+                body.append("        return None")
+        body.append("")
+    for mod_file in reexports.get(path, []):
+        imports.append(f"from {module_of(mod_file)} import *")
+    return "\n".join(sorted(set(imports)) + [""] + body) + "\n"
+
+
+names = st.sampled_from(FUNCS + CLASSES)
+files_st = st.sampled_from(FILES)
+
+
+@st.composite
+def a_call(draw: st.DrawFn) -> tuple[str, str, str]:
+    return (draw(files_st), draw(names), draw(st.sampled_from(STYLES)))
+
+
+@st.composite
+def a_def(draw: st.DrawFn) -> Def:
+    if draw(st.booleans()):
+        return Def("function", draw(st.sampled_from(FUNCS)), calls=draw(st.lists(a_call(), max_size=3)))
+    methods = {
+        m: [
+            (draw(files_st), draw(st.sampled_from(METHODS)), "method") if draw(st.booleans()) else draw(a_call())
+            for _ in range(draw(st.integers(0, 2)))
+        ]
+        for m in draw(st.lists(st.sampled_from(METHODS), max_size=2, unique=True))
+    }
+    base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
+    return Def("class", draw(st.sampled_from(CLASSES)), base=base, methods=methods)
+
+
+def add_def(files: dict[str, list[Def]], path: str, d: Def) -> None:
+    defs = files.setdefault(path, [])
+    defs[:] = [x for x in defs if x.name != d.name] + [d]
+
+
+@st.composite
+def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list[str]]) -> str:
+    op = draw(st.sampled_from(("add", "remove", "rename", "move", "delete_file", "reexport", "touch_calls")))
+    path = draw(files_st)
+    defs = files.get(path, [])
+    if op == "add" or not defs:
+        add_def(files, path, draw(a_def()))
+        return f"add in {path}"
+    d = draw(st.sampled_from(defs))
+    if op == "remove":
+        defs.remove(d)
+    elif op == "rename":
+        defs.remove(d)
+        d.name = draw(st.sampled_from(FUNCS if d.kind == "function" else CLASSES))
+        add_def(files, path, d)
+    elif op == "move":
+        defs.remove(d)
+        add_def(files, draw(files_st), d)
+    elif op == "delete_file":
+        files.pop(path, None)
+    elif op == "reexport":
+        target = draw(files_st)
+        if path.endswith("__init__.py") and target != path:
+            lst = reexports.setdefault(path, [])
+            if target in lst:
+                lst.remove(target)
+            else:
+                lst.append(target)
+    else:
+        if d.kind == "function":
+            d.calls = draw(st.lists(a_call(), max_size=3))
+        else:
+            d.base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
+    return f"{op} {d.name} in {path}"
+
+
+def write_tree(repo: Path, files: dict[str, list[Def]], reexports: dict[str, list[str]]) -> None:
+    for path in FILES:
+        target = repo / path
+        if path in files or path in reexports:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(render(files, path, reexports))
+        elif target.exists():
+            target.unlink()
+    git(repo, "add", "-A")
+
+
+def full_dump(repo: Path, db: Path) -> dict[str, object]:
+    if db.exists():
+        db.unlink()
+    store = Store.open(db)
+    try:
+        update_index(store, Repo(repo), Source("staged"), full=True)
+        return store.dump()
+    finally:
+        store.close()
+
+
+EXAMPLES = int(os.environ.get("CRG_HYPOTHESIS_EXAMPLES", "200"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), initial=st.dictionaries(files_st, st.lists(a_def(), max_size=3), max_size=6))
+def test_incremental_equals_full(tmp_path_factory: object, data: st.DataObject, initial: dict[str, list[Def]]) -> None:
+    base = tmp_path_factory.mktemp("inc")  # type: ignore[attr-defined]
+    repo = make_repo(base / "repo")
+    files: dict[str, list[Def]] = {}
+    for path, defs in initial.items():
+        for d in defs:
+            add_def(files, path, d)
+    reexports: dict[str, list[str]] = {}
+    write_tree(repo, files, reexports)
+    inc_db = base / "inc.db"
+    store = Store.open(inc_db)
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        for _ in range(data.draw(st.integers(1, 4), label="steps")):
+            data.draw(edit(files, reexports), label="edit")
+            write_tree(repo, files, reexports)
+            update_index(store, Repo(repo), Source("staged"))
+            assert store.dump() == full_dump(repo, base / "full.db")
+    finally:
+        store.close()
+        shutil.rmtree(base, ignore_errors=True)
