@@ -102,10 +102,11 @@ class DiffSpec:
             if ".." in text:
                 raise GitError(f"a staged diff compares the index with one revision, not '{text}': pass one revision")
             return cls("staged", base=text)
-        for separator, kind in (("...", "merge_base"), ("..", "range")):
+        separators: tuple[tuple[str, DiffKind], ...] = (("...", "merge_base"), ("..", "range"))
+        for separator, kind in separators:
             if separator in text:
                 base, _, head = text.partition(separator)
-                return cls(kind, base=base or "HEAD", head=head or "HEAD")  # type: ignore[arg-type]
+                return cls(kind, base=base or "HEAD", head=head or "HEAD")
         return cls("range", base=text, head="HEAD")
 
 
@@ -322,7 +323,8 @@ class Repo:
         index.read(False)
         if index.conflicts is not None:
             paths = sorted({next(e for e in sides if e is not None).path for sides in index.conflicts})
-            raise GitError(f"unresolved merge conflicts in {', '.join(paths)}: resolve them (git add) and run again")
+            named = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            raise GitError(f"unresolved merge conflicts in {named}: resolve them (git add) and run again")
         return index
 
     def _worktree_oid(self, file: pygit2.DiffFile) -> str:

@@ -31,12 +31,12 @@ def _env() -> dict[str, str]:
 
 
 def git(repo: str | os.PathLike[str], *args: str) -> str:
-    """Run ``git -C repo args...`` and return its stdout; fail with git's stderr on a non-zero exit."""
+    """Run ``git -C repo args...`` and return its stdout; fail with git's output on a non-zero exit."""
     proc = subprocess.run(
         ["git", "-C", os.fspath(repo), *args], capture_output=True, text=True, env=_env(), check=False
     )
     if proc.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
+        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
     return proc.stdout
 
 
