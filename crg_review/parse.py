@@ -232,9 +232,9 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     test_flags: dict[int, bool] = {}
     for d in ordered:
         parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
+        d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
         flag = bool(is_test(d, path, parent_test))
         test_flags[id(d)] = flag
-        d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]
         result.symbols.append(
             Symbol(
                 kind=d.kind,

@@ -11,15 +11,15 @@ from collections.abc import Callable, Container
 from typing import Any
 
 __all__ = [
-    "text",
-    "one_line",
-    "comments_before",
     "clean_comment",
+    "comments_before",
+    "count_args",
     "doc_comment",
+    "one_line",
     "preceding_siblings",
     "split_callee",
     "strip_generics",
-    "count_args",
+    "text",
     "unquote",
 ]
 

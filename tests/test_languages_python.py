@@ -1,0 +1,131 @@
+"""Python extraction: definitions, calls, imports, bases, tests, recovery from syntax errors."""
+
+from __future__ import annotations
+
+from crg_review.model import Base, Import, Reference
+from crg_review.parse import parse
+
+SOURCE = b'''"""Shapes and their areas."""
+import os.path as osp
+from ..geometry import Point, Vector as V
+from .util import *
+
+
+class Shape(Base, metaclass=ABCMeta):
+    """A closed figure."""
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    @staticmethod
+    def parse(text, *args, sep=",", **kw):
+        """Read a shape."""
+        parts = osp.join(text, sep=sep)
+        return Shape.build(parts, *args)
+
+    class Meta:
+        pass
+
+
+def helper(x, /, y=1, *, z):
+    def inner():
+        return helper(1, z=2)
+    return map(inner, [x])
+'''
+
+
+def test_definitions_have_qualnames_lines_signatures_and_docstrings() -> None:
+    result = parse(SOURCE, "pkg/shapes.py", "python")
+    symbols = {s.qualname: s for s in result.symbols}
+
+    assert symbols["<module>"].name == "pkg.shapes"
+    assert symbols["<module>"].docstring == "Shapes and their areas."
+    shape = symbols["Shape"]
+    assert (shape.kind, shape.start_line, shape.end_line) == ("class", 7, 21)
+    assert shape.signature == "class Shape(Base, metaclass=ABCMeta)"
+    assert shape.docstring == "A closed figure."
+    area = symbols["Shape.area"]
+    assert (area.kind, area.parent, area.start_line) == ("method", "Shape", 10)  # decorators included
+    assert area.decorators == ("property",)
+    parse_ = symbols["Shape.parse"]
+    assert parse_.params == ("text", "*args", "sep=", "**kw")
+    assert parse_.docstring == "Read a shape."
+    assert symbols["Shape.Meta"].kind == "class"
+    assert symbols["helper"].params == ("x", "/", "y=", "*", "z")
+    assert symbols["helper.inner"].kind == "function"
+
+
+def test_calls_have_receivers_scopes_and_argument_shapes() -> None:
+    result = parse(SOURCE, "pkg/shapes.py", "python")
+    calls = [r for r in result.references if r.kind == "call"]
+
+    assert Reference("call", "join", "osp", 17, "Shape.parse", 1, ("sep",)) in calls
+    assert Reference("call", "build", "Shape", 18, "Shape.parse", None, ()) in calls  # *args: arity unknown
+    assert Reference("call", "helper", "", 26, "helper.inner", 1, ("z",)) in calls
+    refs = {(r.kind, r.name, r.scope) for r in result.references}
+    assert ("ref", "inner", "helper") in refs  # passed to map()
+    assert ("decorator", "property", "Shape.area") in refs  # decorators are inside the span
+
+
+def test_imports_and_bases() -> None:
+    result = parse(SOURCE, "pkg/shapes.py", "python")
+
+    assert result.imports == [
+        Import("os.path", None, "osp", 0, 2),
+        Import("geometry", "Point", None, 2, 3),
+        Import("geometry", "Vector", "V", 2, 3),
+        Import("util", "*", None, 1, 4),
+    ]
+    assert result.bases == [Base("Shape", "Base", 7)]  # metaclass= is no base
+
+
+def test_pytest_and_unittest_tests_are_marked() -> None:
+    source = b"""import unittest
+
+class TestParser:
+    def test_reads(self):
+        assert parse("x")
+
+    def helper(self):
+        pass
+
+def test_top():
+    pass
+
+class Legacy(unittest.TestCase):
+    def test_old(self):
+        pass
+"""
+    in_tests = {s.qualname: s.is_test for s in parse(source, "tests/test_parser.py", "python").symbols}
+    assert in_tests == {
+        "<module>": True,
+        "TestParser": True,
+        "TestParser.test_reads": True,
+        "TestParser.helper": False,
+        "test_top": True,
+        "Legacy": True,
+        "Legacy.test_old": True,
+    }
+    elsewhere = {s.qualname: s.is_test for s in parse(source, "app/parser.py", "python").symbols}
+    assert elsewhere["TestParser"] is False and elsewhere["test_top"] is False
+    assert elsewhere["Legacy"] is True and elsewhere["Legacy.test_old"] is True  # TestCase anywhere
+
+
+def test_syntax_error_keeps_what_was_recovered() -> None:
+    source = b"""def good(a):
+    return a + 1
+
+def broken(:
+    pass
+
+class After:
+    def m(self):
+        good(2)
+"""
+    result = parse(source, "x.py", "python")
+
+    assert result.has_errors is True
+    qualnames = {s.qualname for s in result.symbols}
+    assert {"good", "After", "After.m"} <= qualnames
+    assert Reference("call", "good", "", 9, "After.m", 1, ()) in result.references
