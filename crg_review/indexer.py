@@ -11,15 +11,17 @@ from __future__ import annotations
 import fnmatch
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
-from .resolve import Resolver, affected_files, dependents_before
+from .resolve import Resolver, affected_files, dependents_before, hierarchy_dependents, inherit_pairs
 from .store import Store
 
 if TYPE_CHECKING:
@@ -168,9 +170,19 @@ def update_index(
             resolver.preload()
         else:
             targets = affected_files(conn, deleted + changed, before)
+            old_bases = inherit_pairs(conn, targets)
             _clear_edges(conn, targets)
+            resolver.resolve_bases(sorted(targets))
+            extra = hierarchy_dependents(conn, _changed_ids(conn, changed), old_bases, inherit_pairs(conn, targets))
+            extra -= targets
+            if extra:
+                _clear_edges(conn, extra)
+                resolver.resolve_bases(sorted(extra))
+                targets |= extra
+            resolver = Resolver(conn)  # base look-ups cached before the second pass are stale
         ordered = sorted(targets)
-        resolver.resolve_bases(ordered)
+        if full:
+            resolver.resolve_bases(ordered)
         resolver.resolve_files(ordered)
         report.resolved_files = len(ordered)
         store.set_meta("indexed", label)
@@ -179,10 +191,7 @@ def update_index(
     return report
 
 
-def _clear_edges(conn: object, file_ids: set[int]) -> None:
-    import sqlite3
-
-    assert isinstance(conn, sqlite3.Connection)
+def _clear_edges(conn: sqlite3.Connection, file_ids: set[int]) -> None:
     ids = sorted(file_ids)
     for i in range(0, len(ids), 500):
         chunk = ids[i : i + 500]
@@ -191,10 +200,18 @@ def _clear_edges(conn: object, file_ids: set[int]) -> None:
         conn.execute(f"DELETE FROM unresolved WHERE file_id IN ({ph})", chunk)
 
 
+def _changed_ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
+    out: set[int] = set()
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        out.update(r[0] for r in conn.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+    return out
+
+
 def _read(repo: Repo, entry: Entry) -> bytes | None:
     try:
         return repo.read_blob(entry.oid)
-    except (KeyError, OSError, ValueError) as exc:
+    except (KeyError, OSError, ValueError, GitError) as exc:
         log.warning("cannot read %s: %s", entry.path, exc)
         return None
 

@@ -95,6 +95,8 @@ class Resolver:
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] | None = None
         self._module_sym: dict[int, Sym] = {}
+        self._facts: dict[int, dict[tuple[int, str], list[str]]] = {}
+        self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
 
@@ -109,7 +111,13 @@ class Resolver:
                 self._children.setdefault(s.parent_id, []).append(s)
             if s.kind == "module":
                 self._module_sym[s.file_id] = s
+        for name, syms in self._by_name.items():
+            self._by_name[name] = self._ordered(syms)
         self._preloaded = True
+
+    def _ordered(self, syms: list[Sym]) -> list[Sym]:
+        """Symbols in an order that does not depend on ids (which differ between full and incremental)."""
+        return sorted(syms, key=lambda s: (self.file(s.file_id)[0], s.qualname))
 
     _preloaded = False
 
@@ -117,8 +125,8 @@ class Resolver:
         if name not in self._by_name:
             if self._preloaded:
                 return []
-            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name=? ORDER BY id", (name,))
-            self._by_name[name] = [_sym(r) for r in rows]
+            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name=?", (name,))
+            self._by_name[name] = self._ordered([_sym(r) for r in rows])
             for s in self._by_name[name]:
                 self._by_id.setdefault(s.id, s)
         return self._by_name[name]
@@ -176,7 +184,9 @@ class Resolver:
             self._bases[class_id] = [
                 r[0]
                 for r in self.conn.execute(
-                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, id", (class_id,)
+                    "SELECT e.dst_id FROM edges e JOIN symbols d ON d.id=e.dst_id JOIN files f ON f.id=d.file_id "
+                    "WHERE e.src_id=? AND e.kind='inherit' ORDER BY e.line, f.path, d.qualname",
+                    (class_id,),
                 )
             ]
         return self._bases[class_id]
@@ -184,9 +194,71 @@ class Resolver:
     def subclasses_of(self, class_id: int) -> list[int]:
         if self._subclasses is None:
             self._subclasses = {}
-            for src, dst in self.conn.execute("SELECT src_id, dst_id FROM edges WHERE kind='inherit' ORDER BY src_id"):
+            for src, dst in self.conn.execute(
+                "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
+                "WHERE e.kind='inherit' ORDER BY f.path, s.qualname"
+            ):
                 self._subclasses.setdefault(dst, []).append(src)
         return self._subclasses.get(class_id, [])
+
+    def facts(self, file_id: int) -> dict[tuple[int, str], list[str]]:
+        """Local type and alias facts of a file: (scope id, variable) → type or target texts."""
+        if file_id not in self._facts:
+            out: dict[tuple[int, str], list[str]] = {}
+            for scope_id, name, receiver in self.conn.execute(
+                "SELECT scope_id, name, receiver FROM refs WHERE file_id=? AND kind IN ('assign','alias') ORDER BY id",
+                (file_id,),
+            ):
+                out.setdefault((scope_id, name), []).append(receiver)
+            self._facts[file_id] = out
+        return self._facts[file_id]
+
+    def _scope_chain(self, scope: Sym) -> list[Sym]:
+        chain: list[Sym] = []
+        s: Sym | None = scope
+        while s is not None:
+            chain.append(s)
+            s = self.sym(s.parent_id) if s.parent_id is not None else None
+        return chain
+
+    def _fact_texts(self, fid: int, scope: Sym, var: str) -> tuple[Sym, list[str]] | None:
+        """The nearest scope that assigns or annotates ``var``, with the texts (``self.x`` facts: any
+        method of the enclosing class)."""
+        facts = self.facts(fid)
+        if not facts:
+            return None
+        if var.startswith(("self.", "cls.")):
+            cls = self.enclosing_class(scope)
+            if cls is None:
+                return None
+            texts = [t for m in self.children(cls.id) for t in facts.get((m.id, "self." + var.split(".", 1)[1]), [])]
+            return (scope, texts) if texts else None
+        for s in self._scope_chain(scope):
+            texts = facts.get((s.id, var))
+            if texts:
+                return s, texts
+        return None
+
+    def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
+        """Classes a variable holds, from ``var = Cls(...)`` and annotations in its scope chain."""
+        found = self._fact_texts(fid, scope, var)
+        if found is None or self._depth > 4:
+            return []
+        where, texts = found
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for text in texts:
+                name_text = _type_name(text)
+                if not name_text:
+                    continue
+                receiver, _, name = name_text.rpartition(".")
+                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                    if t.sym.kind in _CLASS_KINDS and t.resolution != "name-match" and t.sym not in out:
+                        out.append(t.sym)
+        finally:
+            self._depth -= 1
+        return out
 
     # --- module resolution -----------------------------------------------------------------------
 
@@ -455,6 +527,8 @@ class Resolver:
             scope = self.sym(ref["scope_id"])
             kind = ref["kind"]
             name, receiver = ref["name"], ref["receiver"]
+            if kind in ("assign", "alias"):
+                continue
             if kind == "fixture":
                 targets = self._fixture(fid, scope, name, receiver)
                 for t in targets:
@@ -494,8 +568,11 @@ class Resolver:
             (imp["alias"] or (imp["name"] or imp["module"]).split(".")[0]) == head for imp in self.imports_of(fid)
         ):
             return "external"
-        if len(self._candidates(name, receiver)) > MAX_CANDIDATES:
+        candidates = len(self._candidates(name, receiver))
+        if candidates > MAX_CANDIDATES:
             return "ambiguous"
+        if receiver and candidates == 0:
+            return "external"  # a method no repository class defines: a library object's
         return "unknown"
 
     def _candidates(self, name: str, receiver: str) -> list[Sym]:
@@ -512,6 +589,20 @@ class Resolver:
             found = self.lookup(fid, scope, name)
             if found:
                 return found
+            alias = self._fact_texts(fid, scope, name) if self._depth < 4 else None
+            if alias is not None:
+                where, texts = alias
+                self._depth += 1
+                try:
+                    for text in texts:
+                        if text == name:
+                            continue
+                        recv, _, target = text.rpartition(".")
+                        hits = [t for t in self._resolve_name(fid, where, target, recv, kind) if t.resolution != "name-match"]
+                        if hits:
+                            return hits
+                finally:
+                    self._depth -= 1
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this
@@ -575,7 +666,15 @@ class Resolver:
             return None
         bound = self.lookup(fid, scope, head)
         if not bound:
-            return None
+            classes = self._types_of(fid, scope, receiver) if (not rest or head in ("self", "cls")) else []
+            out_typed = []
+            for cls_sym in classes:
+                m = self.member(cls_sym.id, name)
+                if m is not None:
+                    out_typed.append(Target(m, "typed", 0.9))
+                if kind in ("call", "attr"):
+                    out_typed.extend(Target(o, "dispatch", 0.6) for o in self.overrides(cls_sym.id, name))
+            return out_typed or None
         out = []
         for t in bound:
             target: Sym | None = t.sym
@@ -661,6 +760,18 @@ def _is_fixture_decorator(d: str) -> bool:
     return head in ("fixture", "pytest.fixture", "pytest_asyncio.fixture", "pytest.yield_fixture")
 
 
+def _type_name(text: str) -> str:
+    """The class named by an annotation or constructor text: ``Optional[Foo]`` → ``Foo``,
+    ``Foo | None`` → ``Foo``, ``"Foo"`` → ``Foo``, ``mod.Cls`` → ``mod.Cls``."""
+    text = text.strip().strip("'\"")
+    for wrapper in ("Optional[", "typing.Optional[", "Type[", "type["):
+        if text.startswith(wrapper) and text.endswith("]"):
+            text = text[len(wrapper) : -1]
+    text = text.split("|")[0].strip()
+    text = _strip_generics(text)
+    return text if all(p.isidentifier() for p in text.split(".")) else ""
+
+
 def _strip_generics(text: str) -> str:
     for ch in "[<(":
         text = text.split(ch, 1)[0]
@@ -734,6 +845,34 @@ def affected_files(conn: sqlite3.Connection, changed_paths: Iterable[str], befor
         ):
             affected.update(r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN ({ph})", chunk))
     return affected
+
+
+def inherit_pairs(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[tuple[str, str, str, str]]:
+    """Inherit edges from classes of the given files, by (path, qualname) so that ids do not matter."""
+    ids = sorted(file_ids)
+    out: set[tuple[str, str, str, str]] = set()
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        out.update(
+            conn.execute(
+                "SELECT sf.path, s.qualname, df.path, d.qualname FROM edges e JOIN symbols s ON s.id=e.src_id "
+                "JOIN symbols d ON d.id=e.dst_id JOIN files sf ON sf.id=s.file_id JOIN files df ON df.id=d.file_id "
+                f"WHERE e.kind='inherit' AND e.file_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        )
+    return out
+
+
+def hierarchy_dependents(
+    conn: sqlite3.Connection, changed_ids: set[int], before: set[tuple[str, str, str, str]], after: set[tuple[str, str, str, str]]
+) -> set[int]:
+    """After bases were re-resolved: files whose member look-ups may walk through a class whose bases
+    changed (or that lives in a changed file), i.e. the files of its subclasses and every file with an
+    edge into those."""
+    roots = {(p, q) for p, q, _, _ in before ^ after}
+    root_files = set(changed_ids) | _ids(conn, sorted({p for p, _ in roots}))
+    return _ids(conn, sorted(_dependent_paths(conn, root_files)))
 
 
 def _ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:

@@ -20,7 +20,7 @@ FILES = ("pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/
 FUNCS = tuple(f"f{i}" for i in range(6))
 CLASSES = ("C0", "C1", "C2")
 METHODS = ("m0", "m1", "__init__")
-STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method")
+STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var")
 
 
 @dataclass
@@ -58,6 +58,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                 rel = mod[len(pkg_here) :].lstrip(".")
                 imports.append(f"from .{rel} import {name}" if rel else f"from . import {name}")
                 return f"{name}()"
+        if style == "var" and name in CLASSES:
+            imports.append(f"from {mod} import {name}")
+            return f"{name}().m0()"
         if style == "package":
             imports.append(f"from pkg import {name}")
             return f"{name}()"
@@ -88,6 +91,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                         body.append(f"        self.{tn}()")
                     elif style == "ctor":
                         body.append(f"        super().{tn}()")
+                    elif style == "var":
+                        body.append(f"        v = {call_expr(tf, tn, 'from')}")
+                        body.append("        v.m1()")
                     else:
                         body.append(f"        {call_expr(tf, tn, style)}")
                 body.append("        return None")

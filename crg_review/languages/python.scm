@@ -38,3 +38,10 @@
 (import_from_statement module_name: (_) @import.module name: (dotted_name) @import.name) @import
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.wildcard) @import
+
+; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations; aliases `a = b`
+(assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+(assignment left: (identifier) @name type: (type) @receiver) @reference.assign
+(typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
+(typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
+(assignment left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.alias
