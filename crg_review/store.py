@@ -181,7 +181,7 @@ class Store:
             conn.execute("PRAGMA temp_store=MEMORY")
             conn.execute("PRAGMA cache_size=-65536")
         except sqlite3.DatabaseError as exc:
-            raise IndexBuildError(f"cannot open index {path}: {exc} (delete it or run `crg-review index --full`)") from exc
+            raise IndexBuildError(f"cannot open index {path}: {exc} (delete it, or choose another path with --db)") from exc
         store = cls(conn, path)
         store._ensure_schema()
         store.has_fts = store.get_meta("fts") == "1"
@@ -200,7 +200,18 @@ class Store:
         return int(row[0]) if row else None
 
     def _ensure_schema(self) -> None:
-        version = self._version()
+        if self._version() == SCHEMA_VERSION:
+            return
+        # Decided again under the write lock: another process may have created or migrated the index since.
+        # Foreign keys off (only possible outside a transaction): an old schema's tables drop in any order.
+        self.conn.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with self.atomic():
+                self._upgrade(self._version())
+        finally:
+            self.conn.execute("PRAGMA foreign_keys=ON")
+
+    def _upgrade(self, version: int | None) -> None:
         if version == SCHEMA_VERSION:
             return
         if version is not None and version < SCHEMA_VERSION and all(
@@ -212,21 +223,26 @@ class Store:
                         self.conn.execute(statement)
                     self.set_meta("schema_version", str(v + 1))
             return
+        if version is None and self._tables():
+            raise IndexBuildError(
+                f"{self.path} is not a crg-review index (it holds other tables): choose another path with --db"
+            )
         if version is not None:
             log.warning("index schema %s is not %s: rebuilding the index from scratch", version, SCHEMA_VERSION)
         self._create()
 
+    def _tables(self) -> list[str]:
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+                "AND name NOT LIKE 'symbols_fts_%'"
+            )
+        ]
+
     def _create(self) -> None:
         with self.atomic():
-            tables = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
-                    "AND name NOT LIKE 'symbols_fts_%'"
-                )
-            ]
-            self.conn.execute("PRAGMA defer_foreign_keys=ON")
-            for t in tables:
+            for t in self._tables():
                 self.conn.execute(f"DROP TABLE IF EXISTS {quote_ident(t)}")
             fts = "0"
             for statement in _split_sql(_SCHEMA):
