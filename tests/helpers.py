@@ -6,11 +6,25 @@ from a hook that runs the tests), so results do not depend on the machine.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
-__all__ = ["GIT_ENV", "commit", "git", "make_repo", "write"]
+__all__ = [
+    "GIT_ENV",
+    "Run",
+    "commit",
+    "crg",
+    "crg_env",
+    "fresh_dump",
+    "git",
+    "make_repo",
+    "python_package",
+    "write",
+]
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
@@ -62,3 +76,71 @@ def commit(repo: str | os.PathLike[str], msg: str = "commit", *, stage_all: bool
         git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", msg)
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+class Run:
+    """The outcome of one ``crg-review`` process: exit code, stdout, stderr."""
+
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def json(self) -> Any:
+        """stdout parsed as JSON."""
+        return json.loads(self.out)
+
+    def __repr__(self) -> str:
+        return f"Run(code={self.code}, out={self.out[-2000:]!r}, err={self.err[-2000:]!r})"
+
+
+def crg_env(**extra: str) -> dict[str, str]:
+    """The environment a ``crg-review`` process gets in tests: no inherited GIT_* or CRG_REVIEW_* variables."""
+    env = {k: v for k, v in _env().items() if not k.startswith("CRG_REVIEW_")}
+    env.update(extra)
+    return env
+
+
+def crg(*args: str, cwd: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Run:
+    """Run ``python -m crg_review args...`` in a fresh process (the real command line, real exit code)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "crg_review", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env if env is not None else crg_env(),
+        check=False,
+        timeout=300,
+    )
+    return Run(proc)
+
+
+def python_package(repo: str | os.PathLike[str], n_files: int, *, variant: str = "") -> None:
+    """Write ``n_files`` small Python modules under ``pkg/`` that import and call each other (50 per folder).
+
+    A ``variant`` (an identifier) adds a function ``g_<variant>`` to every file, changing every blob id.
+    """
+    per_dir = 50
+    for i in range(n_files):
+        d, k = divmod(i, per_dir)
+        nxt = (k + 1) % per_dir
+        write(repo, f"pkg/d{d}/__init__.py", "")
+        write(
+            repo,
+            f"pkg/d{d}/m{k}.py",
+            f"from pkg.d{d}.m{nxt} import f{nxt}\n\n\n"
+            f"class C{k}:\n    def run(self):\n        return f{k}()\n\n\n"
+            f"def f{k}():\n    return f{nxt}()\n" + (f"\n\ndef g_{variant}():\n    return C{k}().run()\n" if variant else ""),
+        )
+
+
+def fresh_dump(repo: str | os.PathLike[str], db: str | os.PathLike[str], *args: str) -> Any:
+    """The canonical dump of a full index built from scratch in a new file ``db`` (``args``: --rev/--staged)."""
+    path = Path(db)
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    built = crg("index", "--full", "--repo", os.fspath(repo), "--db", os.fspath(path), *args)
+    assert built.code == 0, built
+    dumped = crg("dump", "--repo", os.fspath(repo), "--db", os.fspath(path))
+    assert dumped.code == 0, dumped
+    return dumped.json()
