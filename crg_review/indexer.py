@@ -134,6 +134,8 @@ def update_index(
             wanted[e.path] = e
         deleted = sorted(p for p in stored if p not in wanted)
         changed = sorted(p for p, e in wanted.items() if stored.get(p) != e.oid)
+        if not full:
+            changed = sorted(set(changed) | _limit_changed(conn, wanted, size_limit))
         report.indexed = label
         if not deleted and not changed and not full:
             store.set_meta("indexed", label)
@@ -189,6 +191,12 @@ def update_index(
         store.set_meta("updated_at", str(int(time.time())))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _limit_changed(conn: sqlite3.Connection, wanted: dict[str, Entry], size_limit: int) -> set[str]:
+    """Unchanged files the size limit now judges differently (it is a setting: it can change between runs)."""
+    rows = conn.execute("SELECT path, size, status FROM files")
+    return {p for p, size, status in rows if p in wanted and (status == "skipped:too-large") != (size > size_limit)}
 
 
 def _clear_edges(conn: sqlite3.Connection, file_ids: set[int]) -> None:
