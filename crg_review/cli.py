@@ -101,13 +101,14 @@ def _index(args: argparse.Namespace) -> int:
     progress, stop = _progress_bar()
     try:
         report = ws.update(source, full=args.full, progress=progress)
+        files = ws.store.file_count()
     finally:
         stop()
         ws.close()
     skipped = sum(report.skipped.values())
     what = "up to date" if report.unchanged else f"parsed {report.parsed} file(s), removed {report.deleted}"
     extra = f", skipped {skipped} ({', '.join(f'{k}: {v}' for k, v in sorted(report.skipped.items()))})" if skipped else ""
-    print(f"crg-review: index of {report.indexed} {what}{extra} in {report.seconds:.2f}s")
+    print(f"crg-review: index of {report.indexed} ({files} files) {what}{extra} in {report.seconds:.2f}s")
     return 0
 
 

@@ -395,6 +395,10 @@ class Store:
 
     # --- whole-index reads -----------------------------------------------------------------------
 
+    def file_count(self) -> int:
+        """How many files the index holds (parsed ones: the skipped are counted in :meth:`stats`)."""
+        return int(self.conn.execute("SELECT count(*) FROM files WHERE status NOT LIKE 'skipped:%'").fetchone()[0])
+
     def stats(self) -> dict[str, Any]:
         """Counts that describe the index (deterministic key order)."""
         q = self.conn.execute
