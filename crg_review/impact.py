@@ -1,0 +1,1406 @@
+"""Change impact: touched symbols, reverse BFS to dependants, related tests and findings.
+
+The pipeline for a diff (:func:`review_diff`): read the diff (gitio), bring the index to the head side
+of it (incremental), map hunks to the innermost symbols of both sides (the old side is parsed in memory),
+then walk the graph backwards (``dst → src``) from the touched symbols:
+
+- ``impacted``: every dependant up to ``depth`` edges away, with the path back (``via``), the kind of the
+  last edge and a confidence (product of the edge confidences along the path), ranked and capped;
+- ``tests``: test functions that reach a touched symbol at any depth (import edges of whole modules are
+  not followed: importing a module does not exercise its functions), plus fixtures, ``setUp`` and
+  naming conventions;
+- ``findings``: deterministic rules (:data:`RULES`).
+
+Everything is computed from the head-side index, so the same diff gives the same review whatever state
+the index was in before. The graph questions (``callers``, ``impact``, ``tests-for``, ...) reuse the walks.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import logging
+import posixpath
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import CrgError
+from .languages import language_for_path
+from .model import MODULE_QUALNAME, Symbol
+from .review import ChangedSymbol, Finding, Impacted, RelatedTest, Review
+
+if TYPE_CHECKING:
+    from .gitio import Diff, DiffSpec, FileChange, Repo
+    from .indexer import Source
+    from .store import Store
+    from .workspace import Workspace
+
+__all__ = [
+    "RULES",
+    "DEFAULT_CAP",
+    "Node",
+    "Graph",
+    "review_diff",
+    "review_symbols",
+    "source_for",
+    "find_symbols",
+    "callers",
+    "dependents",
+    "imports_of",
+    "tests_for",
+    "fail_reached",
+    "nodeid",
+]
+
+log = logging.getLogger(__name__)
+
+#: most impacted symbols a review lists (the rest is counted in ``stats.impacted_cut``)
+DEFAULT_CAP = 200
+#: beyond the first edge, the test walk ignores edges less certain than this (name matches among many)
+TEST_EDGE_MIN_CONFIDENCE = 0.2
+#: confidence of a virtual edge from a call of an overridden base method to an override (dispatch)
+DISPATCH_CONFIDENCE = 0.7
+#: confidence of a virtual edge from the callers of an override to the base method it replaces
+OVERRIDE_CONFIDENCE = 0.3
+#: confidence of ``obj.m()`` in a scope that also uses m's class (the receiver's type is unknown)
+RECEIVER_GUESS_CONFIDENCE = 0.5
+#: a method name used at more call sites than this is too common for the receiver guess
+RECEIVER_GUESS_MAX_REFS = 2000
+
+#: files whose change affects every test (at the repository root)
+CONFIG_FILES = ("conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini")
+
+#: rule id → (name, severity, description)
+RULES: dict[str, tuple[str, str, str]] = {
+    "CRG001": (
+        "removed-symbol-still-referenced",
+        "error",
+        "A symbol or module removed or renamed by the change is still imported or called.",
+    ),
+    "CRG002": (
+        "incompatible-call",
+        "error",
+        "A call passes a number or names of arguments the changed signature does not accept.",
+    ),
+    "CRG003": (
+        "changed-function-untested",
+        "warning",
+        "A changed function is reached by no test (through the graph, fixtures or naming conventions).",
+    ),
+    "CRG004": (
+        "new-public-function-unused",
+        "warning",
+        "A new public function has no caller and no test.",
+    ),
+}
+
+_SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
+_FUNCTION_KINDS = frozenset(("function", "method"))
+_CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
+_SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
+_PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
+_KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
+
+
+# --- the graph -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    """A symbol of the index with what the walks need."""
+
+    id: int
+    file_id: int
+    path: str
+    language: str
+    qualname: str
+    name: str
+    kind: str
+    start_line: int
+    end_line: int
+    parent_id: int | None
+    is_test: bool
+    in_test_file: bool
+    decorators: tuple[str, ...]
+    params: tuple[str, ...]
+    signature: str
+
+    @property
+    def label(self) -> str:
+        """How a path (``via``) names this node: the qualname, the file path for a module."""
+        return self.path if self.kind == "module" else self.qualname
+
+    @property
+    def runnable_test(self) -> bool:
+        """A test a runner can select (a test function or method, or a JS/Ruby ``it`` block)."""
+        return self.is_test and self.kind in ("function", "method", "test")
+
+
+@dataclass(frozen=True)
+class EdgeIn:
+    """An edge seen from its destination."""
+
+    src: int
+    dst: int
+    kind: str
+    confidence: float
+    resolution: str
+    line: int
+
+
+_NODE_SQL = (
+    "SELECT s.id, s.file_id, f.path, coalesce(f.language, ''), s.qualname, s.name, s.kind, s.start_line,"
+    " s.end_line, s.parent_id, s.is_test, f.is_test, s.decorators, s.params, s.signature"
+    " FROM symbols s JOIN files f ON f.id = s.file_id"
+)
+
+
+def _node(row: Sequence[Any]) -> Node:
+    return Node(
+        id=row[0],
+        file_id=row[1],
+        path=row[2],
+        language=row[3],
+        qualname=row[4],
+        name=row[5],
+        kind=row[6],
+        start_line=row[7],
+        end_line=row[8],
+        parent_id=row[9],
+        is_test=bool(row[10]),
+        in_test_file=bool(row[11]),
+        decorators=tuple(json.loads(row[12])),
+        params=tuple(json.loads(row[13])),
+        signature=row[14],
+    )
+
+
+def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+class Graph:
+    """Read-only, cached queries over the index's symbols and edges (batched: a walk asks per level)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._nodes: dict[int, Node] = {}
+        self._incoming: dict[int, list[EdgeIn]] = {}
+        self._bases: dict[int, list[int]] = {}
+        self._subclasses: dict[int, list[int]] = {}
+        self._children: dict[int, list[Node]] = {}
+
+    def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
+        """Nodes by id (missing ids are left out)."""
+        ids = list(ids)
+        want = sorted({i for i in ids if i not in self._nodes})
+        for chunk in _chunks(want):
+            ph = ",".join("?" * len(chunk))
+            for row in self.conn.execute(f"{_NODE_SQL} WHERE s.id IN ({ph})", list(chunk)):
+                self._nodes[row[0]] = _node(row)
+        return {i: self._nodes[i] for i in ids if i in self._nodes}
+
+    def node(self, sid: int) -> Node:
+        return self.nodes([sid])[sid]
+
+    def file_nodes(self, path: str) -> list[Node]:
+        """Every symbol of a file, in source order."""
+        rows = self.conn.execute(f"{_NODE_SQL} WHERE f.path = ? ORDER BY s.start_line, s.id", (path,)).fetchall()
+        out = [_node(r) for r in rows]
+        for n in out:
+            self._nodes.setdefault(n.id, n)
+        return out
+
+    def incoming(self, ids: Iterable[int]) -> dict[int, list[EdgeIn]]:
+        """Edges into each of ``ids`` (``src → id``), self-loops left out."""
+        ids = list(ids)
+        want = sorted({i for i in ids if i not in self._incoming})
+        for i in want:
+            self._incoming[i] = []
+        for chunk in _chunks(want):
+            ph = ",".join("?" * len(chunk))
+            for src, dst, kind, conf, resolution, line in self.conn.execute(
+                f"SELECT src_id, dst_id, kind, confidence, resolution, line FROM edges WHERE dst_id IN ({ph})"
+                " ORDER BY id",
+                list(chunk),
+            ):
+                if src != dst:
+                    self._incoming[dst].append(EdgeIn(src, dst, kind, conf, resolution, line))
+        return {i: self._incoming[i] for i in ids}
+
+    def outgoing(self, ids: Iterable[int], kinds: Sequence[str] | None = None) -> list[EdgeIn]:
+        """Edges out of ``ids``."""
+        out: list[EdgeIn] = []
+        idl = sorted(set(ids))
+        for chunk in _chunks(idl):
+            ph = ",".join("?" * len(chunk))
+            for src, dst, kind, conf, resolution, line in self.conn.execute(
+                f"SELECT src_id, dst_id, kind, confidence, resolution, line FROM edges WHERE src_id IN ({ph})"
+                " ORDER BY id",
+                list(chunk),
+            ):
+                if kinds is None or kind in kinds:
+                    out.append(EdgeIn(src, dst, kind, conf, resolution, line))
+        return out
+
+    def bases(self, class_id: int) -> list[int]:
+        """In-repo base classes (direct)."""
+        if class_id not in self._bases:
+            self._bases[class_id] = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, id", (class_id,)
+                )
+            ]
+        return self._bases[class_id]
+
+    def subclasses(self, class_id: int) -> list[int]:
+        """In-repo direct subclasses."""
+        if class_id not in self._subclasses:
+            self._subclasses[class_id] = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT src_id FROM edges WHERE dst_id=? AND kind='inherit' ORDER BY src_id", (class_id,)
+                )
+            ]
+        return self._subclasses[class_id]
+
+    def children(self, sid: int) -> list[Node]:
+        """Definitions directly inside a symbol."""
+        if sid not in self._children:
+            rows = self.conn.execute(f"{_NODE_SQL} WHERE s.parent_id=? ORDER BY s.start_line, s.id", (sid,)).fetchall()
+            self._children[sid] = [_node(r) for r in rows]
+            for n in self._children[sid]:
+                self._nodes.setdefault(n.id, n)
+        return self._children[sid]
+
+    def _transitive(self, start: int, step: Any) -> list[int]:
+        seen: list[int] = []
+        queue = list(step(start))
+        while queue:
+            c = queue.pop(0)
+            if c in seen or c == start:
+                continue
+            seen.append(c)
+            queue.extend(step(c))
+        return seen
+
+    def base_methods(self, method: Node) -> list[Node]:
+        """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        out = []
+        for cls in self._transitive(method.parent_id, self.bases):
+            out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
+        return out
+
+    def overriding_methods(self, method: Node) -> list[Node]:
+        """Same-name methods of the (transitive) subclasses."""
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        out = []
+        for cls in self._transitive(method.parent_id, self.subclasses):
+            out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
+        return out
+
+    def receiver_guesses(self, method: Node) -> list[EdgeIn]:
+        """Scopes that call ``x.<name>()`` on an unknown receiver and also use the method's class (or a
+        subclass, or get one from a fixture): likely callers the resolver could not pin down."""
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        classes = [method.parent_id, *self._transitive(method.parent_id, self.subclasses)]
+        class_ids = set(classes)
+        for cls in classes:
+            class_ids.update(c.id for c in self.children(cls) if c.name == "__init__")
+        (count,) = self.conn.execute(
+            "SELECT count(*) FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''", (method.name,)
+        ).fetchone()
+        if count == 0 or count > RECEIVER_GUESS_MAX_REFS:
+            return []
+        sites: dict[int, int] = {}
+        for scope, line, receiver in self.conn.execute(
+            "SELECT scope_id, line, receiver FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''",
+            (method.name,),
+        ):
+            if receiver not in ("self", "cls") and not receiver.startswith("super"):
+                sites.setdefault(scope, line)
+        if not sites:
+            return []
+        uses = self.outgoing(sites)
+        users = {e.src for e in uses if e.dst in class_ids}
+        # one hop through fixtures: the test gets the object from a fixture that builds it
+        fixture_of: dict[int, list[int]] = {}
+        for e in uses:
+            if e.kind == "fixture":
+                fixture_of.setdefault(e.dst, []).append(e.src)
+        if fixture_of:
+            for e in self.outgoing(fixture_of):
+                if e.dst in class_ids:
+                    users.update(fixture_of[e.src])
+        return [
+            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
+            for s in sorted(users)
+            if s != method.id
+        ]
+
+    def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
+        """Runnable tests of the given files."""
+        out: list[Node] = []
+        for chunk in _chunks(sorted(set(paths))):
+            ph = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"{_NODE_SQL} WHERE f.path IN ({ph}) AND s.is_test = 1 ORDER BY f.path, s.start_line", list(chunk)
+            ).fetchall()
+            out.extend(n for n in map(_node, rows) if n.runnable_test)
+        return out
+
+    def tests_under(self, node: Node) -> list[Node]:
+        """The runnable tests a test class (or test node) stands for, nested classes included."""
+        if node.runnable_test:
+            return [node]
+        out: list[Node] = []
+        for child in self.children(node.id):
+            if child.runnable_test:
+                out.append(child)
+            elif child.kind in _CLASS_KINDS and child.is_test:
+                out.extend(self.tests_under(child))
+        return out
+
+    def inherited_tests(self, test: Node) -> list[tuple[Node, str]]:
+        """(subclass, qualname) for a test method that test subclasses inherit without overriding it."""
+        if test.kind != "method" or test.parent_id is None:
+            return []
+        out: list[tuple[Node, str]] = []
+        for cls_id in self._transitive(test.parent_id, self.subclasses):
+            cls = self.node(cls_id)
+            if cls.is_test and not any(c.name == test.name for c in self.children(cls_id)):
+                out.append((cls, f"{cls.qualname}.{test.name}"))
+        return out
+
+
+# --- touched symbols -----------------------------------------------------------------------------
+
+
+@dataclass
+class Removed:
+    """A symbol of the old side that the head side no longer has."""
+
+    path: str  # old path
+    symbol: Symbol
+    parent: Symbol | None
+    language: str
+    renamed_to: str | None = None
+
+
+@dataclass
+class Touched:
+    """What the hunks of a diff touch."""
+
+    changed: list[ChangedSymbol] = field(default_factory=list)
+    start_ids: dict[int, ChangedSymbol] = field(default_factory=dict)  # head symbol id → change
+    removed: list[Removed] = field(default_factory=list)
+    removed_modules: list[tuple[str, str | None]] = field(default_factory=list)  # (old path, new path or None)
+    changed_paths: set[str] = field(default_factory=set)  # head paths of changed source files
+    select_all: str | None = None
+    files: dict[str, int] = field(default_factory=dict)
+
+
+def source_for(diff: Diff) -> Source:
+    """The index snapshot that is the head side of ``diff``."""
+    from .indexer import Source
+
+    if diff.head_commit is not None:
+        return Source("commit", diff.head_commit)
+    return Source("staged") if diff.spec.kind == "staged" else Source("worktree")
+
+
+def _excluded(path: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def _innermost(symbols: Sequence[Any], line: int) -> Any:
+    """The innermost symbol whose span contains ``line`` (the module symbol when none does)."""
+    best = None
+    for s in symbols:
+        if s.start_line <= line <= s.end_line and (
+            best is None or (s.end_line - s.start_line) <= (best.end_line - best.start_line)
+        ):
+            best = s
+    return best
+
+
+def _lines(hunk_start: int, count: int) -> range:
+    # a side with no lines (a pure insertion or deletion) touches nothing on that side: the other side's
+    # lines say what changed
+    return range(hunk_start, hunk_start + count)
+
+
+def _blank(text_lines: Sequence[bytes], line: int) -> bool:
+    if not 1 <= line <= len(text_lines):
+        return True
+    s = text_lines[line - 1].strip()
+    return not s or s.startswith((b"#", b"//"))
+
+
+def _norm_sig(sig: str) -> str:
+    return " ".join(sig.split())
+
+
+def touched_symbols(repo: Repo, graph: Graph, diff: Diff, excludes: Sequence[str]) -> Touched:
+    """Map the diff's hunks to symbols of both sides; symbols added, removed and with new signatures."""
+    from .parse import parse
+
+    out = Touched()
+    counts = {"changed": 0, "source": 0, "binary": 0, "submodule": 0, "mode_only": 0, "skipped": 0}
+    for change in diff.changes:
+        counts["changed"] += 1
+        path = change.path
+        if "/" not in path and path in CONFIG_FILES and out.select_all is None:
+            out.select_all = f"{path} changed: it configures every test"
+        if any(m == 0o160000 for m in (change.old_mode, change.new_mode)):
+            counts["submodule"] += 1
+            continue
+        if change.binary:
+            counts["binary"] += 1
+            continue
+        if change.status in ("modified", "typechange") and not change.hunks and change.old_oid == change.new_oid:
+            counts["mode_only"] += 1
+            continue
+        old_lang = language_for_path(change.old_path) if change.old_path else None
+        new_lang = language_for_path(change.new_path) if change.new_path else None
+        if old_lang is None and new_lang is None:
+            continue
+        if _excluded(path, excludes):
+            counts["skipped"] += 1
+            continue
+        counts["source"] += 1
+        _file_changes(repo, graph, change, old_lang, new_lang, out, parse)
+    out.files = counts
+    return out
+
+
+def _file_changes(
+    repo: Repo, graph: Graph, change: FileChange, old_lang: str | None, new_lang: str | None, out: Touched, parse: Any
+) -> None:
+    old_symbols: list[Symbol] = []
+    old_lines: list[bytes] = []
+    is_symlink = any(m == 0o120000 for m in (change.old_mode, change.new_mode))
+    if change.old_oid and change.old_path and old_lang and change.status != "added" and not is_symlink:
+        data = repo.read_blob(change.old_oid)
+        if b"\0" not in data[:8192]:
+            old_symbols = parse(data, change.old_path, old_lang).symbols
+            old_lines = data.splitlines()
+    new_nodes: list[Node] = []
+    new_lines: list[bytes] = []
+    if change.new_path and new_lang and change.status != "deleted" and not is_symlink:
+        new_nodes = graph.file_nodes(change.new_path)
+        if new_nodes and change.new_oid:
+            new_lines = repo.read_blob(change.new_oid).splitlines()
+    if change.new_path and new_nodes:
+        out.changed_paths.add(change.new_path)
+    old_by_q = {s.qualname: s for s in old_symbols}
+    new_by_q = {n.qualname: n for n in new_nodes}
+    whole_file = change.status in ("added", "deleted") or (change.status != "deleted" and not old_symbols and new_nodes)
+    if change.status in ("deleted", "renamed") and change.old_path and old_lang == "python":
+        if change.status == "deleted" or change.old_path != change.new_path:
+            out.removed_modules.append((change.old_path, change.new_path if change.status == "renamed" else None))
+
+    touched_old: set[str] = set()
+    touched_new: set[str] = set()
+    if not whole_file:
+        for h in change.hunks:
+            if old_symbols:
+                for line in _lines(h.old_start, h.old_lines):
+                    s = _innermost(old_symbols, line)
+                    if s is not None and not (s.kind == "module" and _blank(old_lines, line)):
+                        touched_old.add(s.qualname)
+            if new_nodes:
+                for line in _lines(h.new_start, h.new_lines):
+                    n = _innermost(new_nodes, line)
+                    if n is not None and not (n.kind == "module" and _blank(new_lines, line)):
+                        touched_new.add(n.qualname)
+
+    def changed_symbol(q: str, change_kind: str, path: str, s: Any, old: Symbol | None = None) -> ChangedSymbol:
+        return ChangedSymbol(
+            file=path,
+            qualname=q,
+            name=s.name,
+            kind=s.kind,
+            start_line=s.start_line,
+            end_line=s.end_line,
+            change=change_kind,
+            old_signature=old.signature if old is not None else "",
+            new_signature=s.signature if change_kind != "removed" else "",
+        )
+
+    removed_q = [q for q in old_by_q if q not in new_by_q and q != MODULE_QUALNAME]
+    added_q = [q for q in new_by_q if q not in old_by_q and q != MODULE_QUALNAME]
+    entries: list[tuple[int, ChangedSymbol, int | None]] = []
+    removed_here: list[Removed] = []
+    for q in removed_q:
+        s = old_by_q[q]
+        parent = old_by_q.get(s.parent) if s.parent else None
+        if parent is not None and parent.qualname in removed_q:
+            continue  # the enclosing definition is removed too: report that one
+        assert change.old_path is not None
+        entries.append((s.start_line, changed_symbol(q, "removed", change.old_path, s), None))
+        removed_here.append(Removed(change.old_path, s, parent, old_lang or ""))
+    for q in added_q:
+        n = new_by_q[q]
+        parent_node = graph.nodes([n.parent_id]).get(n.parent_id) if n.parent_id is not None else None
+        if parent_node is not None and parent_node.qualname in added_q:
+            continue
+        entries.append((n.start_line, changed_symbol(q, "added", n.path, n), n.id))
+    for q in sorted((touched_old | touched_new) - set(removed_q) - set(added_q)):
+        n = new_by_q.get(q)
+        old = old_by_q.get(q)
+        if n is None:
+            continue
+        if n.kind == "module" and whole_file:
+            continue
+        kind = "modified"
+        if old is not None and n.kind != "module" and (
+            _norm_sig(old.signature) != _norm_sig(n.signature) or tuple(old.params) != n.params
+        ):
+            kind = "signature"
+        entries.append((n.start_line, changed_symbol(q, kind, n.path, n, old), n.id))
+    if whole_file and not entries and new_nodes:  # a script without definitions: the module itself
+        n = new_by_q[MODULE_QUALNAME]
+        entries.append((1, changed_symbol(MODULE_QUALNAME, "added" if change.status == "added" else "modified", n.path, n), n.id))
+    _name_renames(removed_here, [new_by_q[q] for q in added_q])
+    out.removed.extend(removed_here)
+    for _, cs, sid in sorted(entries, key=lambda e: (e[1].file, e[0], e[1].qualname)):
+        out.changed.append(cs)
+        if sid is not None:
+            out.start_ids[sid] = cs
+
+
+def _name_renames(removed: list[Removed], added: list[Node]) -> None:
+    """A removed symbol with exactly one added symbol of the same kind under the same parent: a rename."""
+    for r in removed:
+        parent = r.symbol.parent or MODULE_QUALNAME
+        same = [
+            a
+            for a in added
+            if a.kind == r.symbol.kind and (a.qualname.rpartition(".")[0] or MODULE_QUALNAME) == parent
+        ]
+        if len(same) == 1:
+            r.renamed_to = same[0].qualname
+
+
+# --- walks ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Reach:
+    depth: int
+    confidence: float
+    via: tuple[str, ...]
+    edge: str
+    reason: str = "graph"
+    line: int = 0
+
+
+def walk_dependants(
+    graph: Graph,
+    starts: Iterable[int],
+    depth: int,
+    *,
+    seeds: dict[int, Reach] | None = None,
+    kinds: frozenset[str] | None = None,
+    include_tests: bool = False,
+) -> dict[int, Reach]:
+    """Reverse BFS from ``starts`` up to ``depth`` edges: every dependant with its shallowest depth and,
+    at that depth, its most confident path. ``seeds`` are dependants known without an edge (depth 1)."""
+    start_set = set(starts)
+    reach: dict[int, Reach] = {s: Reach(0, 1.0, (), "") for s in start_set}
+    level: dict[int, Reach] = dict(reach)
+    for d in range(1, depth + 1):
+        nxt: dict[int, Reach] = {}
+        if d == 1:
+            nxt.update({k: v for k, v in (seeds or {}).items() if k not in reach})
+        nodes = graph.nodes(level)
+        incoming = graph.incoming(level)
+        for dst, r in sorted(level.items()):
+            dst_node = nodes.get(dst)
+            if dst_node is None:
+                continue
+            edges = list(incoming.get(dst, []))
+            if kinds is None or "dispatch" in kinds:
+                edges += [
+                    EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
+                    for b in graph.base_methods(dst_node)
+                ]
+                edges += graph.receiver_guesses(dst_node) if d == 1 else []
+            if kinds is None and d == 1:
+                edges += [
+                    EdgeIn(o.id, dst, "override", OVERRIDE_CONFIDENCE, "override", o.start_line)
+                    for o in graph.overriding_methods(dst_node)
+                ]
+            for e in edges:
+                if (kinds is not None and e.kind not in kinds) or e.src in reach:
+                    continue
+                conf = r.confidence * e.confidence
+                old = nxt.get(e.src)
+                if old is None or (conf, -_KIND_ORDER.get(e.kind, 9)) > (old.confidence, -_KIND_ORDER.get(old.edge, 9)):
+                    nxt[e.src] = Reach(d, conf, (dst_node.label, *r.via), e.kind, line=e.line)
+        src_nodes = graph.nodes(nxt)
+        level = {
+            sid: cand
+            for sid, cand in nxt.items()
+            if sid in src_nodes and (include_tests or not (src_nodes[sid].is_test or src_nodes[sid].in_test_file))
+        }
+        reach.update(level)
+        if not level:
+            break
+    return {k: v for k, v in reach.items() if k not in start_set}
+
+
+def rank_impacted(graph: Graph, reach: dict[int, Reach], cap: int) -> tuple[list[Impacted], int]:
+    """Rank dependants (confident and near first) and cut to ``cap``; returns (kept, number cut)."""
+    nodes = graph.nodes(reach)
+    rows = []
+    for sid, r in reach.items():
+        n = nodes[sid]
+        score = r.confidence * (0.85 ** (r.depth - 1))
+        rows.append(
+            (
+                (-score, r.depth, _KIND_ORDER.get(r.edge, 9), n.path, n.start_line, n.qualname),
+                Impacted(
+                    file=n.path,
+                    qualname=n.qualname,
+                    kind=n.kind,
+                    line=n.start_line,
+                    depth=r.depth,
+                    via=r.via,
+                    edge=r.edge,
+                    confidence=round(r.confidence, 3),
+                ),
+            )
+        )
+    rows.sort(key=lambda x: x[0])
+    kept = [i for _, i in rows[:cap]] if cap >= 0 else [i for _, i in rows]
+    return kept, max(0, len(rows) - len(kept))
+
+
+@dataclass
+class TestHit:
+    node: Node
+    qualname: str
+    depth: int
+    reason: str
+    sources: int  # bit set of start indexes
+
+
+def walk_tests(graph: Graph, starts: Sequence[int], *, seeds: dict[int, tuple[int, str]] | None = None) -> dict[str, TestHit]:
+    """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
+    kind) for dependants known without an edge (references to removed symbols). Keyed by node id."""
+    bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
+    # node → (depth, reason, sources)
+    state: dict[int, tuple[int, str, int]] = {sid: (0, "changed", bit_of[sid]) for sid in starts}
+    queue: dict[int, int] = dict(bit_of)  # node → new source bits to push further
+    for sid, (index, _kind) in (seeds or {}).items():
+        bits = 1 << index
+        d, reason, have = state.get(sid, (1, "graph", 0))
+        state[sid] = (d, reason, have | bits)
+        queue[sid] = queue.get(sid, 0) | bits
+    hits: dict[str, TestHit] = {}
+    start_set = set(starts)
+    while queue:
+        nodes = graph.nodes(queue)
+        incoming = graph.incoming(queue)
+        nxt: dict[int, int] = {}
+        for dst, bits in sorted(queue.items()):
+            node = nodes.get(dst)
+            if node is None:
+                continue
+            depth, reason, _ = state[dst]
+            if node.runnable_test or (node.is_test and node.kind in _CLASS_KINDS):
+                for t in graph.tests_under(node):
+                    _add_hit(hits, t, t.qualname, max(depth, 0), reason, state[dst][2])
+                    for sub, qual in graph.inherited_tests(t):
+                        _add_hit(hits, sub, qual, max(depth, 0), reason, state[dst][2])
+            if _is_autouse(node):
+                for t in _autouse_scope(graph, node):
+                    _add_hit(hits, t, t.qualname, depth + 1, "fixture", state[dst][2])
+            edges = list(incoming.get(dst, []))
+            edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)]
+            if dst in start_set:
+                edges += graph.receiver_guesses(node)
+            src_nodes = graph.nodes(e.src for e in edges)
+            for e in edges:
+                src = src_nodes.get(e.src)
+                if src is None:
+                    continue
+                if e.kind == "import" and src.kind == "module":
+                    # importing a module is no test of its functions; for a module-level change the
+                    # importing test files' tests are the closest we know
+                    if not (dst in start_set and node.kind == "module" and src.in_test_file):
+                        continue
+                    for t in graph.tests_in_files([src.path]):
+                        _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
+                    continue
+                if dst not in start_set and e.confidence < TEST_EDGE_MIN_CONFIDENCE:
+                    continue
+                new_reason = "graph" if reason == "changed" else reason
+                if e.kind == "fixture":
+                    new_reason = "setup" if node.name in _SETUPS else "fixture"
+                prev = state.get(e.src)
+                if prev is None:
+                    state[e.src] = (depth + 1, new_reason, bits)
+                    nxt[e.src] = nxt.get(e.src, 0) | bits
+                elif bits & ~prev[2]:
+                    added = bits & ~prev[2]
+                    state[e.src] = (prev[0], prev[1], prev[2] | added)
+                    nxt[e.src] = nxt.get(e.src, 0) | added
+        queue = nxt
+    return hits
+
+
+def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, reason: str, sources: int) -> None:
+    key = f"{node.path}::{qualname}"
+    old = hits.get(key)
+    if old is None:
+        hits[key] = TestHit(node, qualname, depth, reason, sources)
+    else:
+        if depth < old.depth:
+            old.depth, old.reason = depth, reason
+        old.sources |= sources
+
+
+def _is_autouse(node: Node) -> bool:
+    return node.kind in _FUNCTION_KINDS and any(
+        d.split("(", 1)[0].endswith("fixture") and "autouse=True" in d.replace(" ", "") for d in node.decorators
+    )
+
+
+def _autouse_scope(graph: Graph, fixture: Node) -> list[Node]:
+    """The tests an autouse fixture runs for: its class, its module, or below its conftest.py."""
+    parent = graph.nodes([fixture.parent_id]).get(fixture.parent_id) if fixture.parent_id else None
+    if parent is not None and parent.kind in _CLASS_KINDS:
+        return graph.tests_under(parent)
+    if posixpath.basename(fixture.path) != "conftest.py":
+        return graph.tests_in_files([fixture.path])
+    directory = posixpath.dirname(fixture.path)
+    prefix = directory + "/" if directory else ""
+    paths = [r[0] for r in graph.conn.execute("SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (_like(prefix) + "%",))]
+    return graph.tests_in_files(paths)
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def nodeid(path: str, qualname: str, language: str) -> str:
+    """The pytest node id of a Python test (``tests/test_x.py::TestA::test_b``); the file for others."""
+    if language != "python":
+        return path
+    parts = [p.split("#", 1)[0] for p in qualname.split(".")]
+    return "::".join([path, *parts])
+
+
+def convention_tests(graph: Graph, changed_paths: Iterable[str], names_by_path: dict[str, set[str]], covered_paths: set[str]) -> list[Node]:
+    """Tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
+    changed symbol, or every test of the file when the graph found no test for that module at all."""
+    out: list[Node] = []
+    for path in sorted(changed_paths):
+        if not path.endswith(".py"):
+            continue
+        base = posixpath.basename(path)
+        if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
+            continue
+        stem = base[:-3]
+        if stem == "__init__":
+            stem = posixpath.basename(posixpath.dirname(path)) or stem
+        wanted = (f"test_{stem}.py", f"{stem}_test.py")
+        files = [
+            r[0]
+            for r in graph.conn.execute(
+                "SELECT path FROM files WHERE is_test=1 AND (path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"
+                " OR path IN (?, ?))",
+                ("%/" + _like(wanted[0]), "%/" + _like(wanted[1]), wanted[0], wanted[1]),
+            )
+        ]
+        if not files:
+            continue
+        tests = graph.tests_in_files(files)
+        names = names_by_path.get(path, set())
+        naming = _tests_naming(graph, tests, names) if names else []
+        if naming:
+            out.extend(naming)
+        elif path not in covered_paths:
+            out.extend(tests)
+    return out
+
+
+def _tests_naming(graph: Graph, tests: list[Node], names: set[str]) -> list[Node]:
+    if not tests:
+        return []
+    ids = {t.id: t for t in tests}
+    found: list[Node] = []
+    name_list = sorted(names)
+    for chunk in _chunks(sorted(ids)):
+        ph = ",".join("?" * len(chunk))
+        nph = ",".join("?" * len(name_list))
+        for (scope,) in graph.conn.execute(
+            f"SELECT DISTINCT scope_id FROM refs WHERE scope_id IN ({ph}) AND name IN ({nph})", [*chunk, *name_list]
+        ):
+            found.append(ids[scope])
+    return sorted(found, key=lambda t: (t.path, t.start_line))
+
+
+# --- findings ------------------------------------------------------------------------------------
+
+
+def _finding(rule: str, file: str, line: int, message: str) -> Finding:
+    return Finding(rule=rule, severity=RULES[rule][1], file=file, line=line, message=message)
+
+
+def _stem(path: str) -> str:
+    """``pkg/core.py`` → ``pkg/core``; ``pkg/__init__.py`` → ``pkg``."""
+    stem = path.rsplit(".", 1)[0]
+    return stem[: -len("/__init__")] if stem.endswith("/__init__") else ("" if stem == "__init__" else stem)
+
+
+def _import_stem(importer: str, module: str, level: int) -> str:
+    """The path stem a Python import names, relative imports resolved against the importer."""
+    rel = module.replace(".", "/")
+    if not level:
+        return rel
+    base = posixpath.dirname(importer)
+    for _ in range(level - 1):
+        base = posixpath.dirname(base)
+    return posixpath.join(base, rel) if rel else base
+
+
+def _stem_matches(file_stem: str, import_stem: str) -> bool:
+    return bool(import_stem) and (file_stem == import_stem or file_stem.endswith("/" + import_stem))
+
+
+@dataclass
+class Reference:
+    file: str
+    line: int
+    scope_id: int
+    kind: str  # import | call | ref
+
+
+def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> list[Reference]:
+    """Places in the head index that still import or use a removed symbol (Python imports, bare names
+    in its own file, ``module.name`` through an import of its module, ``self.name``/``Class.name`` for
+    methods) and resolve to nothing else of that name."""
+    conn = graph.conn
+    s = removed.symbol
+    name = s.name
+    file_stem = _stem(removed.path)
+    out: list[Reference] = []
+    is_method = removed.parent is not None and removed.parent.kind in _CLASS_KINDS
+    top_level = removed.parent is None
+    if not (top_level or is_method):
+        return []
+    importing: set[int] = set()  # files that import the name from the removed symbol's module
+    if top_level and removed.language == "python":
+        for fid, path, scope, module, level, line in conn.execute(
+            "SELECT i.file_id, f.path, i.scope_id, i.module, i.level, i.line FROM imports i JOIN files f ON f.id=i.file_id"
+            " WHERE i.name=?",
+            (name,),
+        ):
+            if _stem_matches(file_stem, _import_stem(path, module, level)) and not _import_resolves(conn, fid, line, name):
+                out.append(Reference(path, line, scope, "import"))
+                importing.add(fid)
+    module_names = _module_bindings(conn, removed) if top_level and removed.language == "python" else {}
+    rows = conn.execute(
+        "SELECT r.id, r.file_id, f.path, r.scope_id, r.receiver, r.line, r.kind FROM refs r JOIN files f ON f.id=r.file_id"
+        " WHERE r.name=? AND r.kind IN ('call','ref','attr','decorator','type')",
+        (name,),
+    ).fetchall()
+    parent_name = removed.parent.name if removed.parent is not None else ""
+    for rid, fid, path, scope, receiver, line, kind in rows:
+        if top_level:
+            same_file = receiver == "" and (path == removed.path or fid in importing)
+            via_module = receiver != "" and receiver in module_names.get(fid, ())
+            if not (same_file or via_module):
+                continue
+        else:
+            own_file = path == removed.path
+            if receiver in ("self", "cls") or receiver.startswith("super"):
+                if not own_file and not _in_subclass_file(conn, fid, parent_name):
+                    continue
+            elif receiver != parent_name:
+                continue
+        if _ref_resolves(conn, rid, scope, name):
+            continue
+        out.append(Reference(path, line, scope, "call" if kind in ("call", "decorator") else "ref"))
+    seen: set[tuple[str, int]] = set()
+    unique = []
+    for r in sorted(out, key=lambda r: (r.file, r.line)):
+        if (r.file, r.line) not in seen:
+            seen.add((r.file, r.line))
+            unique.append(r)
+    return unique
+
+
+def _import_resolves(conn: sqlite3.Connection, fid: int, line: int, name: str) -> bool:
+    return (
+        conn.execute(
+            "SELECT 1 FROM edges e JOIN symbols d ON d.id=e.dst_id WHERE e.file_id=? AND e.kind='import' AND e.line=?"
+            " AND d.name=? LIMIT 1",
+            (fid, line, name),
+        ).fetchone()
+        is not None
+    )
+
+
+def _ref_resolves(conn: sqlite3.Connection, rid: int, scope: int, name: str) -> bool:
+    """Whether a reference still means some definition of ``name`` (other than by a bare name match)."""
+    if conn.execute("SELECT 1 FROM unresolved WHERE ref_id=? LIMIT 1", (rid,)).fetchone() is not None:
+        return False
+    return (
+        conn.execute(
+            "SELECT 1 FROM edges e JOIN symbols d ON d.id=e.dst_id WHERE e.src_id=? AND d.name=?"
+            " AND e.resolution != 'name-match' LIMIT 1",
+            (scope, name),
+        ).fetchone()
+        is not None
+    )
+
+
+def _in_subclass_file(conn: sqlite3.Connection, fid: int, class_name: str) -> bool:
+    return conn.execute("SELECT 1 FROM bases WHERE file_id=? AND name=? LIMIT 1", (fid, class_name)).fetchone() is not None
+
+
+def _module_bindings(conn: sqlite3.Connection, removed: Removed) -> dict[int, set[str]]:
+    """file id → receiver texts that name the removed symbol's module there (``core``, ``pkg.core``, alias)."""
+    file_stem = _stem(removed.path)
+    tail = posixpath.basename(file_stem)
+    out: dict[int, set[str]] = {}
+    for fid, path, module, name, alias, level in conn.execute(
+        "SELECT i.file_id, f.path, i.module, i.name, i.alias, i.level FROM imports i JOIN files f ON f.id=i.file_id"
+        " WHERE (i.name IS NULL AND (i.module_tail=? OR i.module=?)) OR i.name=?",
+        (tail, tail, tail),
+    ):
+        if name is None and _stem_matches(file_stem, _import_stem(path, module, level)):
+            out.setdefault(fid, set()).add(alias or module)
+        elif name == tail and _stem_matches(file_stem, _import_stem(path, f"{module}.{name}" if module else name, level)):
+            out.setdefault(fid, set()).add(alias or name)
+    return out
+
+
+def removed_module_imports(graph: Graph, old_path: str, new_path: str | None, head_paths: set[str]) -> list[Finding]:
+    """Imports of a deleted or renamed Python module that nothing in the head provides any more."""
+    stem = _stem(old_path)
+    if any(_stem(p) == stem for p in head_paths if p.endswith((".py", ".pyi"))):
+        return []
+    old_module = stem.replace("/", ".")
+    where = f"renamed to {new_path}" if new_path else "deleted"
+    tail = posixpath.basename(stem)
+    out = []
+    for path, module, name, level, line in graph.conn.execute(
+        "SELECT f.path, i.module, i.name, i.level, i.line FROM imports i JOIN files f ON f.id=i.file_id"
+        " WHERE i.module_tail=? OR i.name=?",
+        (tail, tail),
+    ):
+        direct = _stem_matches(stem, _import_stem(path, module, level))
+        submodule = name == tail and _stem_matches(stem, _import_stem(path, f"{module}.{name}" if module else name, level))
+        if direct or submodule:
+            out.append(
+                _finding("CRG001", path, line, f"imports module {old_module}, which this change {where}")
+            )
+    return out
+
+
+def _arity_problem(params: tuple[str, ...], arity: int | None, keywords: Sequence[str], bound: int) -> str | None:
+    """Why a call with ``arity`` positional arguments and ``keywords`` cannot bind to ``params``
+    (after dropping ``bound`` leading parameters: self/cls), or None."""
+    ps = list(params[bound:])
+    positional: list[str] = []  # names that accept positional arguments
+    posonly: set[str] = set()
+    kwonly: list[str] = []
+    star = kwstar = False
+    seen_star = False
+    for p in ps:
+        if p == "/":
+            posonly.update(x.rstrip("=") for x in positional)
+            continue
+        if p == "*":
+            seen_star = True
+            continue
+        if p.startswith("**"):
+            kwstar = True
+            continue
+        if p.startswith("*"):
+            star = seen_star = True
+            continue
+        (kwonly if seen_star else positional).append(p)
+    kws = [k for k in keywords if k != "**"]
+    splat_kw = "**" in keywords
+    names_pos = [p.rstrip("=") for p in positional]
+    if arity is not None and arity > len(positional) and not star:
+        return f"passes {arity} positional argument(s), the new signature takes {len(positional)}"
+    keyword_ok = {n for n in names_pos if n not in posonly} | {p.rstrip("=") for p in kwonly}
+    for k in kws:
+        if k not in keyword_ok and not kwstar:
+            return f"passes keyword '{k}', which the new signature does not accept"
+        if arity is not None and k in names_pos[:arity]:
+            return f"passes '{k}' both by position and by keyword"
+    if arity is None or splat_kw:
+        return None
+    for i, p in enumerate(positional):
+        n = p.rstrip("=")
+        if not p.endswith("=") and i >= arity and n not in kws:
+            return f"does not pass required argument '{n}'"
+    for p in kwonly:
+        if not p.endswith("=") and p not in kws:
+            return f"does not pass required keyword argument '{p}'"
+    return None
+
+
+def _bound_params(graph: Graph, target: Node, via_constructor: bool) -> int:
+    if target.kind != "method":
+        return 0
+    plain = {d.split("(", 1)[0] for d in target.decorators}
+    if "staticmethod" in plain:
+        return 0
+    return 1 if target.params and not target.params[0].startswith("*") else 0
+
+
+def incompatible_calls(graph: Graph, target: Node, changed_ids: set[int]) -> list[Finding]:
+    """Call sites of a function whose signature changed that no longer bind to its parameters (Python)."""
+    if target.language != "python" or target.kind not in _FUNCTION_KINDS:
+        return []
+    callers_in = [
+        e
+        for e in graph.incoming([target.id])[target.id]
+        if e.kind == "call" and e.resolution not in ("name-match", "dispatch", "receiver-guess")
+    ]
+    out: list[Finding] = []
+    for e in callers_in:
+        via_ctor = e.resolution == "constructor"
+        rows = graph.conn.execute(
+            "SELECT r.line, r.arity, r.keywords, r.receiver, r.name, f.path FROM refs r JOIN files f ON f.id=r.file_id"
+            " WHERE r.scope_id=? AND r.kind='call' AND r.name=? ORDER BY r.line",
+            (e.src, _called_name(graph, target, via_ctor)),
+        ).fetchall()
+        for line, arity, keywords, receiver, _name, path in rows:
+            bound = _bound_params(graph, target, via_ctor)
+            if target.kind == "method" and not via_ctor:
+                # Class.method(obj, ...) passes self explicitly
+                parent = graph.nodes([target.parent_id]).get(target.parent_id) if target.parent_id else None
+                if parent is not None and receiver == parent.name and "classmethod" not in {
+                    d.split("(", 1)[0] for d in target.decorators
+                }:
+                    bound = 0
+            problem = _arity_problem(target.params, arity, [k for k in keywords.split(",") if k], bound)
+            if problem:
+                out.append(
+                    _finding(
+                        "CRG002",
+                        path,
+                        line,
+                        f"call of {target.qualname} {problem} ({target.signature})",
+                    )
+                )
+    return out
+
+
+def _called_name(graph: Graph, target: Node, via_ctor: bool) -> str:
+    if via_ctor and target.parent_id is not None:
+        return graph.node(target.parent_id).name
+    return target.name
+
+
+def _public(node: Node) -> bool:
+    parts = node.qualname.split(".")
+    return not any(p.startswith("_") for p in parts)
+
+
+def _registered(node: Node) -> bool:
+    """Decorated by something other than staticmethod/classmethod/property: a framework calls it."""
+    return any(d.split("(", 1)[0] not in _PLAIN_DECORATORS for d in node.decorators)
+
+
+def fail_reached(findings: Iterable[Finding], fail_on: str) -> bool:
+    """Whether findings reach the ``--fail-on`` level (error | warning | never)."""
+    if fail_on == "never":
+        return False
+    level = _SEVERITY_RANK[fail_on]
+    return any(_SEVERITY_RANK.get(f.severity, 0) >= level for f in findings)
+
+
+# --- the review of a diff ------------------------------------------------------------------------
+
+
+def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap: int = DEFAULT_CAP) -> Review:
+    """Review the change ``spec`` describes: index brought to its head side, then the walks and rules."""
+    started = time.perf_counter()
+    repo: Repo = ws.repo  # type: ignore[assignment]
+    diff = repo.diff(spec)
+    t_diff = time.perf_counter()
+    report = ws.update(source_for(diff))
+    t_index = time.perf_counter()
+    graph = Graph(ws.store.conn)
+    touched = touched_symbols(repo, graph, diff, ws.config.excludes)
+    review = _analyze(
+        graph,
+        touched,
+        depth=ws.config.depth if depth is None else depth,
+        cap=cap,
+        base=diff.base_commit,
+        head=diff.head_label,
+    )
+    review.head_commit = diff.head_commit  # staged and work-tree content has no blob URL
+    review.web_url = repo.remote_web_url()
+    review.stats["files"] = touched.files
+    review.stats["index"] = {"parsed": report.parsed, "deleted": report.deleted, "resolved_files": report.resolved_files}
+    done = time.perf_counter()
+    review.stats["timings"] = {
+        "diff": round(t_diff - started, 4),
+        "index": round(t_index - t_diff, 4),
+        "analysis": round(done - t_index, 4),
+        "total": round(done - started, 4),
+    }
+    return review
+
+
+def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str | None, head: str) -> Review:
+    review = Review(base=base, head=head, changed=list(touched.changed), select_all=touched.select_all)
+    head_paths = {r[0] for r in graph.conn.execute("SELECT path FROM files WHERE status NOT LIKE 'skipped:%'")}
+    findings: list[Finding] = []
+
+    # references to removed symbols: findings, and dependants known without an edge
+    starts = sorted(touched.start_ids)
+    index_of = {sid: i for i, sid in enumerate(starts)}
+    seeds: dict[int, Reach] = {}
+    test_seeds: dict[int, tuple[int, str]] = {}
+    extra_bits = len(starts)
+    for r in touched.removed:
+        refs = removed_references(graph, r, head_paths)
+        label = r.symbol.qualname
+        for ref in refs:
+            what = f"{r.symbol.kind} {label}"
+            hint = f" (renamed to {r.renamed_to}?)" if r.renamed_to else ""
+            verb = "imports" if ref.kind == "import" else "uses"
+            findings.append(
+                _finding("CRG001", ref.file, ref.line, f"{verb} {what} from {r.path}, which this change removes{hint}")
+            )
+            if ref.scope_id not in seeds:
+                seeds[ref.scope_id] = Reach(1, 1.0, (label,), ref.kind if ref.kind != "call" else "call", line=ref.line)
+            test_seeds.setdefault(ref.scope_id, (extra_bits, ref.kind))
+        extra_bits += 1
+    for old_path, new_path in touched.removed_modules:
+        findings.extend(removed_module_imports(graph, old_path, new_path, head_paths))
+
+    # impacted: bounded reverse BFS
+    reach = walk_dependants(graph, starts, depth, seeds=seeds) if depth > 0 else {}
+    review.impacted, cut = rank_impacted(graph, reach, cap)
+
+    # related tests: unbounded, with attribution to the changed symbols
+    hits = walk_tests(graph, starts, seeds=test_seeds)
+    nodes = graph.nodes(starts)
+    for sid in starts:  # changed tests run themselves
+        n = nodes.get(sid)
+        if n is not None and (n.runnable_test or (n.is_test and n.kind in _CLASS_KINDS)):
+            for t in graph.tests_under(n):
+                _add_hit(hits, t, t.qualname, 0, "changed", 1 << index_of[sid])
+    covered_paths = set()
+    for h in hits.values():
+        for sid, i in index_of.items():
+            if h.sources >> i & 1 and sid in nodes:
+                covered_paths.add(nodes[sid].path)
+    names_by_path: dict[str, set[str]] = {}
+    for sid in starts:
+        n = nodes.get(sid)
+        if n is not None and n.kind != "module":
+            names_by_path.setdefault(n.path, set()).add(n.name)
+    for r in touched.removed:
+        names_by_path.setdefault(r.path, set()).add(r.symbol.name)
+    conv = convention_tests(graph, touched.changed_paths, names_by_path, covered_paths)
+    conv_paths: set[str] = set()
+    for t in conv:
+        key = f"{t.path}::{t.qualname}"
+        if key not in hits:
+            hits[key] = TestHit(t, t.qualname, 0, "convention", 0)
+    for path in touched.changed_paths:
+        stem = posixpath.basename(path)[:-3] if path.endswith(".py") else None
+        if stem and any(posixpath.basename(t.path) in (f"test_{stem}.py", f"{stem}_test.py") for t in conv):
+            conv_paths.add(path)
+    review.tests = sorted(
+        (
+            RelatedTest(
+                file=h.node.path,
+                qualname=h.qualname,
+                nodeid=nodeid(h.node.path, h.qualname, h.node.language),
+                depth=h.depth,
+                reason=h.reason,
+            )
+            for h in hits.values()
+        ),
+        key=lambda t: (t.depth, t.nodeid),
+    )
+
+    # rules on changed symbols
+    tested_bits = 0
+    for h in hits.values():
+        tested_bits |= h.sources
+    changed_ids = set(starts)
+    for sid in starts:
+        n = nodes.get(sid)
+        if n is None:
+            continue
+        cs = touched.start_ids[sid]
+        if cs.change == "signature":
+            findings.extend(incompatible_calls(graph, n, changed_ids))
+        if n.kind not in _FUNCTION_KINDS or n.is_test or n.in_test_file:
+            continue
+        tested = bool(tested_bits >> index_of[sid] & 1) or n.path in conv_paths
+        if cs.change in ("modified", "signature") and not tested:
+            findings.append(
+                _finding("CRG003", n.path, n.start_line, f"{n.kind} {n.qualname} changed and no test reaches it")
+            )
+        if cs.change == "added" and _public(n) and not tested and not _registered(n) and not n.name.startswith("__"):
+            users = graph.incoming([sid])[sid]
+            if not users and not graph.base_methods(n):
+                findings.append(
+                    _finding("CRG004", n.path, n.start_line, f"new public {n.kind} {n.qualname} has no caller and no test")
+                )
+    review.findings = _unique_findings(findings)
+    review.stats.update(
+        {
+            "changed": len(review.changed),
+            "impacted": len(review.impacted),
+            "impacted_total": len(reach),
+            "impacted_cut": cut,
+            "depth": depth,
+            "tests": len(review.tests),
+            "findings": len(review.findings),
+            "findings_by_severity": _count(f.severity for f in review.findings),
+        }
+    )
+    return review
+
+
+def _unique_findings(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and place (the first, most specific, wins), most severe first."""
+    seen: set[tuple[str, str, int]] = set()
+    out = []
+    for f in findings:
+        key = (f.rule, f.file, f.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return sorted(out, key=lambda f: (-_SEVERITY_RANK.get(f.severity, 0), f.rule, f.file, f.line, f.message))
+
+
+def _count(items: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i in items:
+        out[i] = out.get(i, 0) + 1
+    return dict(sorted(out.items()))
+
+
+# --- graph questions without a diff ---------------------------------------------------------------
+
+
+def find_symbols(store: Store, text: str) -> list[Node]:
+    """Symbols named by ``path::qualname``, a qualname or a bare name (all matches, for ambiguity)."""
+    graph = Graph(store.conn)
+    if "::" in text:
+        path, _, qual = text.partition("::")
+        rows = store.conn.execute(f"{_NODE_SQL} WHERE f.path=? AND s.qualname=?", (path, qual)).fetchall()
+    else:
+        rows = store.conn.execute(
+            f"{_NODE_SQL} WHERE s.qualname=? AND s.kind != 'module' ORDER BY f.path, s.start_line", (text,)
+        ).fetchall()
+        if not rows:
+            rows = store.conn.execute(
+                f"{_NODE_SQL} WHERE s.name=? AND s.kind != 'module' ORDER BY f.path, s.start_line", (text,)
+            ).fetchall()
+    del graph
+    return [_node(r) for r in rows]
+
+
+def resolve_symbol(store: Store, text: str) -> Node:
+    """The one symbol ``text`` names; a :class:`CrgError` listing the candidates when it is ambiguous."""
+    found = find_symbols(store, text)
+    if not found:
+        raise CrgError(f"no symbol '{text}' in the index (give path::qualname, or run crg-review index)")
+    if len(found) > 1:
+        shown = ", ".join(f"{n.path}::{n.qualname}" for n in found[:20])
+        more = f" and {len(found) - 20} more" if len(found) > 20 else ""
+        raise CrgError(f"'{text}' is ambiguous: {shown}{more} (pass one as path::qualname)")
+    return found[0]
+
+
+def review_symbols(store: Store, nodes: Sequence[Node], *, depth: int, cap: int = DEFAULT_CAP, head: str = "") -> Review:
+    """What breaks if these symbols change: the same walks as a diff review, without a diff."""
+    graph = Graph(store.conn)
+    touched = Touched()
+    for n in nodes:
+        cs = ChangedSymbol(n.path, n.qualname, n.name, n.kind, n.start_line, n.end_line, "modified")
+        touched.changed.append(cs)
+        touched.start_ids[n.id] = cs
+        if n.kind != "module" or len(nodes) == 1:
+            touched.changed_paths.add(n.path)
+    review = _analyze(graph, touched, depth=depth, cap=cap, base=None, head=head)
+    review.findings = [f for f in review.findings if f.rule != "CRG003"]  # nothing changed: no rule on changes
+    review.stats["findings"] = len(review.findings)
+    return review
+
+
+def callers(store: Store, node: Node, *, depth: int = 1) -> list[Impacted]:
+    """Who calls or references ``node`` (tests included), up to ``depth`` calls away."""
+    graph = Graph(store.conn)
+    reach = walk_dependants(
+        graph, [node.id], depth, kinds=frozenset(("call", "ref", "fixture", "dispatch")), include_tests=True
+    )
+    kept, _ = rank_impacted(graph, reach, -1)
+    return kept
+
+
+def tests_for(store: Store, node: Node) -> list[RelatedTest]:
+    """The tests that reach ``node``."""
+    return review_symbols(store, [node], depth=0).tests
+
+
+def _file_id(store: Store, path: str) -> int:
+    row = store.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+    if row is None:
+        raise CrgError(f"{path} is not in the index (give a repository-relative path, or run crg-review index)")
+    return int(row[0])
+
+
+def dependents(store: Store, path: str) -> list[dict[str, Any]]:
+    """Files with edges into ``path``: ``{file, edges, kinds}``, most edges first."""
+    fid = _file_id(store, path)
+    rows = store.conn.execute(
+        "SELECT f.path, count(*), group_concat(DISTINCT e.kind) FROM edges e JOIN files f ON f.id=e.file_id"
+        " WHERE e.dst_file_id=? AND e.file_id != ? GROUP BY f.path",
+        (fid, fid),
+    ).fetchall()
+    out = [{"file": p, "edges": n, "kinds": sorted(k.split(","))} for p, n, k in rows]
+    return sorted(out, key=lambda d: (-d["edges"], d["file"]))
+
+
+def imports_of(store: Store, path: str) -> list[dict[str, Any]]:
+    """The imports of ``path``: ``{line, module, name, alias, level, resolved: [files]}`` (empty: outside the repository)."""
+    fid = _file_id(store, path)
+    out = []
+    for line, module, name, alias, level in store.conn.execute(
+        "SELECT line, module, name, alias, level FROM imports WHERE file_id=? ORDER BY line, id", (fid,)
+    ).fetchall():
+        targets = sorted(
+            {
+                r[0]
+                for r in store.conn.execute(
+                    "SELECT DISTINCT f.path FROM edges e JOIN files f ON f.id=e.dst_file_id"
+                    " WHERE e.file_id=? AND e.kind='import' AND e.line=?",
+                    (fid, line),
+                )
+            }
+        )
+        out.append({"line": line, "module": module, "name": name, "alias": alias, "level": level, "resolved": targets})
+    return out
