@@ -23,6 +23,7 @@ __all__ = [
     "git",
     "make_repo",
     "python_package",
+    "run_cli",
     "write",
 ]
 
@@ -144,3 +145,12 @@ def fresh_dump(repo: str | os.PathLike[str], db: str | os.PathLike[str], *args: 
     dumped = crg("dump", "--repo", os.fspath(repo), "--db", os.fspath(path))
     assert dumped.code == 0, dumped
     return dumped.json()
+
+
+def run_cli(capsys: object, *argv: str) -> tuple[int, str, str]:
+    """Run ``crg-review argv...`` in-process; return (exit code, stdout, stderr) as captured by ``capsys``."""
+    from crg_review.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()  # type: ignore[attr-defined]
+    return code, out, err

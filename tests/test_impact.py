@@ -1,0 +1,439 @@
+"""Change impact on real temporary repositories: touched symbols, dependants, related tests, findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crg_review.impact import _arity_problem
+
+from .helpers import commit, git, make_repo, run_cli, write
+
+CORE = """\
+LIMIT = 10
+
+
+def leaf(x):
+    return x + 1
+
+
+def mid(x):
+    return leaf(x) * 2
+
+
+def top(x):
+    return mid(x) - 1
+
+
+def api(x):
+    return top(x)
+
+
+class Shape:
+    sides = 0
+
+    def area(self):
+        return 0
+
+    def describe(self):
+        return f"{self.sides}"
+"""
+
+STORE = """\
+def make_db():
+    return {"rows": []}
+
+
+def connect():
+    return object()
+
+
+def reset():
+    return None
+"""
+
+CONFTEST = """\
+import pytest
+
+from pkg.store import make_db
+
+
+@pytest.fixture
+def db():
+    return make_db()
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/core.py", CORE)
+    write(repo, "pkg/store.py", STORE)
+    write(repo, "tests/__init__.py", "")
+    write(repo, "tests/test_chain.py", "from pkg.core import api\n\n\ndef test_api():\n    assert api(1)\n")
+    write(repo, "tests/test_other.py", "from pkg import core\n\n\ndef test_unrelated():\n    assert core is not None\n")
+    write(repo, "tests/conftest.py", CONFTEST)
+    write(repo, "tests/sub/conftest.py", "import pytest\n\n\n@pytest.fixture\ndef db():\n    return {}\n")
+    write(repo, "tests/test_uses_db.py", "def test_top(db):\n    assert db\n")
+    write(repo, "tests/sub/test_sub_db.py", "def test_sub(db):\n    assert db == {}\n")
+    write(
+        repo,
+        "tests/test_unit.py",
+        "import unittest\n\nfrom pkg.store import connect\n\n\nclass TestUnit(unittest.TestCase):\n"
+        "    def setUp(self):\n        self.conn = connect()\n\n    def test_a(self):\n        assert self.conn\n",
+    )
+    write(
+        repo,
+        "tests/auto/conftest.py",
+        "import pytest\n\nfrom pkg.store import reset\n\n\n@pytest.fixture(autouse=True)\ndef clean():\n    reset()\n",
+    )
+    write(repo, "tests/auto/test_auto.py", "def test_x():\n    assert True\n")
+    commit(repo, "base")
+    return repo
+
+
+def review(capsys: Any, repo: Path, *args: str) -> dict[str, Any]:
+    code, out, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(repo.parent / "index.db"), "--format", "json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def edit(repo: Path, path: str, old: str, new: str) -> None:
+    p = repo / path
+    text = p.read_text()
+    assert old in text, (old, path)
+    p.write_text(text.replace(old, new, 1))
+
+
+def changed(data: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(c["qualname"], c["change"]) for c in data["changed"]}
+
+
+def selected(data: dict[str, Any]) -> dict[str, tuple[int, str]]:
+    return {t["nodeid"]: (t["depth"], t["reason"]) for t in data["tests"]}
+
+
+def impacted(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {i["qualname"]: i for i in data["impacted"]}
+
+
+def rules(data: dict[str, Any]) -> list[tuple[str, str, int]]:
+    return [(f["rule"], f["file"], f["line"]) for f in data["findings"]]
+
+
+# --- touched symbols ------------------------------------------------------------------------------
+
+
+def test_a_method_body_change_touches_the_method(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "        return 0\n", "        return 1\n")
+    assert changed(review(capsys, repo)) == {("Shape.area", "modified")}
+
+
+def test_a_class_body_change_outside_methods_touches_the_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    sides = 0\n", "    sides = 4\n")
+    assert changed(review(capsys, repo)) == {("Shape", "modified")}
+
+
+def test_a_module_level_change_touches_the_module_and_blank_lines_touch_nothing(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "LIMIT = 10\n", "LIMIT = 11\n")
+    data = review(capsys, repo)
+    assert changed(data) == {("<module>", "modified")}
+    assert data["changed"][0]["kind"] == "module"
+    edit(repo, "pkg/core.py", "LIMIT = 11\n", "LIMIT = 10\n\n\n# a comment\n")
+    assert changed(review(capsys, repo)) == set()
+
+
+def test_added_removed_and_signature_changes(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "def top(x):\n", "def top(x, y=0):\n")
+    edit(repo, "pkg/core.py", "def api(x):\n    return top(x)\n", "def api2(x):\n    return top(x)\n")
+    (repo / "pkg/core.py").write_text((repo / "pkg/core.py").read_text() + "\n\ndef extra():\n    return 1\n")
+    data = review(capsys, repo)
+    assert changed(data) == {("top", "signature"), ("api", "removed"), ("api2", "added"), ("extra", "added")}
+    sig = next(c for c in data["changed"] if c["qualname"] == "top")
+    assert (sig["old_signature"], sig["new_signature"]) == ("def top(x)", "def top(x, y=0)")
+    removed = next(c for c in data["changed"] if c["qualname"] == "api")
+    assert removed["start_line"] == 16  # lines of a removed symbol are those of the old side
+
+
+# --- impacted ------------------------------------------------------------------------------------
+
+
+def test_impacted_depth_via_edge_and_confidence(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    data = review(capsys, repo, "--depth", "2")
+    got = impacted(data)
+    assert set(got) == {"mid", "top"}
+    assert (got["mid"]["depth"], got["mid"]["via"], got["mid"]["edge"], got["mid"]["confidence"]) == (1, ["leaf"], "call", 1.0)
+    assert (got["top"]["depth"], got["top"]["via"]) == (2, ["mid", "leaf"])
+    assert set(impacted(review(capsys, repo, "--depth", "3"))) == {"mid", "top", "api"}
+    assert impacted(review(capsys, repo, "--depth", "0")) == {}
+
+
+def test_confidence_is_the_product_along_the_path(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/shapes.py",
+        "class A:\n    def go(self):\n        return 1\n\n\nclass B:\n    def go(self):\n        return 2\n\n\n"
+        "def use(o):\n    return o.go()\n\n\ndef outer():\n    return use(None)\n",
+    )
+    commit(repo, "shapes")
+    edit(repo, "pkg/shapes.py", "        return 1\n", "        return 3\n")
+    got = impacted(review(capsys, repo))
+    assert got["use"]["confidence"] == pytest.approx(0.25)  # a name match among two methods
+    assert (got["outer"]["depth"], got["outer"]["confidence"]) == (2, pytest.approx(0.25))
+
+
+def test_impacted_is_capped_and_the_cut_counted(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    data = review(capsys, repo, "--max-impacted", "1")
+    assert [i["qualname"] for i in data["impacted"]] == ["mid"]  # the nearest, most confident one
+    assert data["stats"]["impacted_total"] == 3 and data["stats"]["impacted_cut"] == 2
+
+
+def test_a_changed_override_impacts_callers_of_the_base_method(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/animals.py",
+        "class Animal:\n    def speak(self):\n        return ''\n\n\nclass Dog(Animal):\n    def speak(self):\n"
+        "        return 'woof'\n\n\ndef chorus(a):\n    return Animal.speak(a)\n",
+    )
+    commit(repo, "animals")
+    edit(repo, "pkg/animals.py", "'woof'", "'WOOF'")
+    got = impacted(review(capsys, repo))
+    assert got["Animal.speak"]["edge"] == "dispatch"
+    assert got["chorus"]["depth"] == 2 and got["chorus"]["via"] == ["Animal.speak", "Dog.speak"]
+
+
+# --- related tests -------------------------------------------------------------------------------
+
+
+def test_tests_reach_a_function_four_calls_deep_but_not_through_module_imports(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    data = review(capsys, repo)
+    assert selected(data) == {"tests/test_chain.py::test_api": (4, "graph")}
+
+
+def test_fixtures_follow_conftest_scoping(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/store.py", '{"rows": []}', '{"rows": [1]}')
+    got = selected(review(capsys, repo))
+    assert got == {"tests/test_uses_db.py::test_top": (2, "fixture")}  # tests/sub has its own `db`
+
+
+def test_unittest_setup_selects_the_test_methods(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/store.py", "    return object()\n", "    return object() or 1\n")
+    assert selected(review(capsys, repo)) == {"tests/test_unit.py::TestUnit::test_a": (2, "setup")}
+
+
+def test_an_autouse_fixture_selects_every_test_below_its_conftest(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/store.py", "    return None\n", "    return 0\n")
+    assert selected(review(capsys, repo)) == {"tests/auto/test_auto.py::test_x": (2, "fixture")}
+
+
+def test_convention_matches_are_marked(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/util.py", "def fmt(x):\n    return str(x)\n")
+    write(
+        repo,
+        "tests/test_util.py",
+        "import importlib\n\n\ndef test_dynamic():\n    mod = importlib.import_module('pkg.util')\n"
+        "    assert getattr(mod, 'f' + 'mt')(1)\n",
+    )
+    commit(repo, "util")
+    edit(repo, "pkg/util.py", "str(x)", "repr(x)")
+    data = review(capsys, repo)
+    assert selected(data) == {"tests/test_util.py::test_dynamic": (0, "convention")}
+    assert "CRG003" not in [r[0] for r in rules(data)]  # a convention test counts as a test
+
+
+def test_a_changed_test_selects_itself(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "tests/test_uses_db.py", "assert db\n", "assert db is not None\n")
+    assert selected(review(capsys, repo)) == {"tests/test_uses_db.py::test_top": (0, "changed")}
+
+
+@pytest.mark.parametrize("config", ["pyproject.toml", "conftest.py", "setup.cfg", "tox.ini", "pytest.ini"])
+def test_root_test_configuration_selects_all(tmp_path: Path, capsys: Any, config: str) -> None:
+    repo = project(tmp_path)
+    write(repo, config, "# changed\n")
+    git(repo, "add", config)  # a work-tree review sees tracked files, like git diff HEAD
+    data = review(capsys, repo)
+    assert data["select_all"] and config in data["select_all"]
+    write(repo, "tests/conftest.py", CONFTEST + "\n# nested conftest: not everything\n")
+    git(repo, "rm", "-q", "--cached", config)
+    assert review(capsys, repo)["select_all"] is None
+
+
+# --- findings ------------------------------------------------------------------------------------
+
+
+def test_removed_symbol_still_referenced(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/use.py", "from pkg.core import leaf\n\n\ndef twice(x):\n    return leaf(leaf(x))\n")
+    commit(repo, "use")
+    edit(repo, "pkg/core.py", "def leaf(x):\n    return x + 1\n\n\n", "")
+    data = review(capsys, repo)
+    found = [r for r in rules(data) if r[0] == "CRG001"]
+    assert ("CRG001", "pkg/use.py", 1) in found  # the import
+    assert ("CRG001", "pkg/use.py", 5) in found  # the call through it
+    assert ("CRG001", "pkg/core.py", 5) in found  # mid still calls leaf
+    assert all(f["severity"] == "error" for f in data["findings"] if f["rule"] == "CRG001")
+    # tests that reach the places still using it are related: they will fail
+    assert "tests/test_chain.py::test_api" in selected(data)
+
+
+def test_removed_method_still_called_through_self(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    def area(self):\n        return 0\n\n", "")
+    edit(repo, "pkg/core.py", 'return f"{self.sides}"', "return self.area()")
+    data = review(capsys, repo)
+    assert ("CRG001", "pkg/core.py", 24) in rules(data)
+
+
+def test_renamed_module_still_imported(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    git(repo, "mv", "pkg/store.py", "pkg/storage.py")
+    data = review(capsys, repo)
+    found = {(f["file"], f["line"]) for f in data["findings"] if f["rule"] == "CRG001"}
+    assert {("tests/conftest.py", 3), ("tests/test_unit.py", 3), ("tests/auto/conftest.py", 3)} <= found
+    assert any("renamed to pkg/storage.py" in f["message"] for f in data["findings"])
+
+
+def test_a_rename_is_named_in_the_message(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "def top(x):", "def summit(x):")
+    data = review(capsys, repo)
+    assert any(f["rule"] == "CRG001" and "renamed to summit" in f["message"] for f in data["findings"])
+
+
+@pytest.mark.parametrize(
+    ("new", "call", "problem"),
+    [
+        ("def scale(x, factor, *, mode):", "scale(1, 2)", "required keyword argument 'mode'"),
+        ("def scale(x):", "scale(1, 2)", "2 positional argument(s)"),
+        ("def scale(x, k):", "scale(1, factor=2)", "keyword 'factor'"),
+        ("def scale(x, factor, extra):", "scale(1, 2)", "required argument 'extra'"),
+    ],
+)
+def test_incompatible_calls_after_a_signature_change(tmp_path: Path, capsys: Any, new: str, call: str, problem: str) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/scale.py", "def scale(x, factor):\n    return x * factor\n")
+    write(repo, "pkg/caller.py", f"from pkg.scale import scale\n\n\ndef run():\n    return {call}\n")
+    commit(repo, "scale")
+    edit(repo, "pkg/scale.py", "def scale(x, factor):", new)
+    data = review(capsys, repo)
+    found = [f for f in data["findings"] if f["rule"] == "CRG002"]
+    assert [(f["file"], f["line"]) for f in found] == [("pkg/caller.py", 5)]
+    assert problem in found[0]["message"]
+
+
+def test_a_compatible_signature_change_is_no_finding(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/scale.py", "def scale(x, factor):\n    return x * factor\n")
+    write(repo, "pkg/caller.py", "from pkg.scale import scale\n\n\ndef run():\n    return scale(1, factor=2)\n")
+    commit(repo, "scale")
+    edit(repo, "pkg/scale.py", "def scale(x, factor):", "def scale(x, factor=1, *, mode='a'):")
+    assert not [f for f in review(capsys, repo)["findings"] if f["rule"] == "CRG002"]
+
+
+@pytest.mark.parametrize(
+    ("params", "arity", "keywords", "bound", "ok"),
+    [
+        (("x", "y="), 1, (), 0, True),
+        (("x", "y="), 3, (), 0, False),
+        (("x", "*args"), 5, (), 0, True),
+        (("x", "/", "y"), 1, ("x", "y"), 0, False),  # x is positional-only
+        (("x", "**kw"), 1, ("anything",), 0, True),
+        (("self", "x"), 1, (), 1, True),
+        (("self", "x"), 2, (), 1, False),
+        (("x",), None, (), 0, True),  # *args at the call site: unknown
+        (("x", "*", "k"), 1, ("**",), 0, True),  # **kwargs at the call site may carry k
+        (("x",), 1, ("x",), 0, False),  # twice
+    ],
+)
+def test_arity_rules(params: tuple[str, ...], arity: int | None, keywords: tuple[str, ...], bound: int, ok: bool) -> None:
+    assert (_arity_problem(params, arity, keywords, bound) is None) is ok
+
+
+def test_changed_function_without_tests_and_new_unused_public_function(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/lonely.py", "def alone():\n    return 1\n")
+    commit(repo, "lonely")
+    edit(repo, "pkg/lonely.py", "return 1", "return 2")
+    extra = "\n\ndef fresh():\n    return 3\n\n\ndef _private():\n    return 4\n\n\n@register\ndef hooked():\n    return 5\n"
+    (repo / "pkg/lonely.py").write_text((repo / "pkg/lonely.py").read_text() + extra)
+    data = review(capsys, repo)
+    assert ("CRG003", "pkg/lonely.py", 1) in rules(data)
+    assert [r for r in rules(data) if r[0] == "CRG004"] == [("CRG004", "pkg/lonely.py", 5)]
+    assert {f["severity"] for f in data["findings"]} == {"warning"}
+
+
+def test_a_tested_change_has_no_untested_warning(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    assert rules(review(capsys, repo)) == []
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "change", "code"),
+    [
+        ("error", "remove", 2),
+        ("error", "untested", 0),
+        ("warning", "untested", 2),
+        ("never", "remove", 0),
+    ],
+)
+def test_fail_on_sets_the_exit_code(tmp_path: Path, capsys: Any, fail_on: str, change: str, code: int) -> None:
+    repo = project(tmp_path)
+    if change == "remove":
+        edit(repo, "pkg/core.py", "def leaf(x):\n    return x + 1\n\n\n", "")
+    else:
+        edit(repo, "pkg/core.py", "        return 0\n", "        return 1\n")
+    got, _, _ = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--fail-on", fail_on)
+    assert got == code
+
+
+def test_fail_on_from_the_configuration(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, ".crg-review.toml", 'fail-on = "warning"\n')
+    edit(repo, "pkg/core.py", "        return 0\n", "        return 1\n")
+    got, _, _ = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"))
+    assert got == 2
+    got, _, _ = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--fail-on", "never")
+    assert got == 0
+
+
+# --- the JSON contract ---------------------------------------------------------------------------
+
+
+def test_the_json_contract(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    edit(repo, "pkg/core.py", "def leaf(x):\n    return x + 1\n", "def leaf(x, y):\n    return x + y\n")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    data = review(capsys, repo)
+    assert data["schema"] == "crg-review/diff/1"
+    assert (data["base"], data["head"]) == (base, "worktree")
+    assert {"changed", "impacted", "tests", "findings", "stats"} <= set(data)
+    assert set(data["changed"][0]) >= {"file", "qualname", "name", "kind", "start_line", "end_line", "change"}
+    assert {c["change"] for c in data["changed"]} <= {"added", "modified", "removed", "signature"}
+    assert set(data["impacted"][0]) == {"file", "qualname", "kind", "line", "depth", "via", "edge", "confidence"}
+    assert set(data["tests"][0]) == {"file", "qualname", "nodeid", "depth", "reason"}
+    assert set(data["findings"][0]) == {"rule", "severity", "file", "line", "message"}
+    stats = data["stats"]
+    assert {"changed", "impacted", "impacted_total", "impacted_cut", "tests", "findings", "timings"} <= set(stats)
+    assert {"diff", "index", "analysis", "total"} <= set(stats["timings"])
+    assert all("\\" not in c["file"] and not c["file"].startswith("/") for c in data["changed"])
