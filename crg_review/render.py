@@ -117,14 +117,15 @@ def _environment(template_dir: str | None, *, markdown: bool, color: bool) -> En
 
 def packaged_templates() -> Path:
     """The directory of the shipped templates (``crg_review.templates`` in a wheel; ``templates/`` in a checkout)."""
-    from importlib.resources import files
+    from importlib.util import find_spec
 
     try:
-        here = Path(str(files("crg_review.templates")))
-        if (here / "diff.md.j2").is_file():
-            return here
-    except (ModuleNotFoundError, TypeError):
-        pass
+        spec = find_spec("crg_review.templates")
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / "diff.md.j2").is_file():
+            return Path(location)
     return Path(__file__).resolve().parent.parent / "templates"
 
 
