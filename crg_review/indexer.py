@@ -13,7 +13,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -55,6 +55,7 @@ class UpdateReport:
     full: bool = False
     seconds: float = 0.0
     unchanged: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 def source_label(repo: Repo, source: Source) -> str:
@@ -131,7 +132,7 @@ def update_index(
             language = language_for_path(e.path)
             if (language is None and not (e.is_symlink or e.is_submodule)) or _excluded(e.path, patterns):
                 continue
-            wanted[e.path] = e
+            wanted[_storable(e.path)] = e
         deleted = sorted(p for p in stored if p not in wanted)
         changed = sorted(p for p, e in wanted.items() if stored.get(p) != e.oid)
         if not full:
@@ -161,10 +162,14 @@ def update_index(
             assert language is not None and data is not None
             jobs.append((path, language, data))
             meta[path] = e
+        mark = time.perf_counter()
+        report.timings["snapshot"] = mark - started
         for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
             module = hooks_for(language).module_name(path) if language == "python" else path
             store.add_file(path, meta[path].oid, len(data), module, parsed)
         report.parsed = len(jobs)
+        report.timings["parse_and_store"] = time.perf_counter() - mark
+        mark = time.perf_counter()
 
         resolver = Resolver(conn)
         if full:
@@ -187,10 +192,21 @@ def update_index(
             resolver.resolve_bases(ordered)
         resolver.resolve_files(ordered)
         report.resolved_files = len(ordered)
+        report.timings["resolve"] = time.perf_counter() - mark
         store.set_meta("indexed", label)
         store.set_meta("updated_at", str(int(time.time())))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _storable(path: str) -> str:
+    """The path as stored: git paths are bytes, and a non-UTF-8 name arrives with surrogate escapes,
+    which SQLite cannot encode; such a name is stored with its odd bytes as ``\\xNN``."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return path
 
 
 def _limit_changed(conn: sqlite3.Connection, wanted: dict[str, Entry], size_limit: int) -> set[str]:
@@ -228,22 +244,22 @@ def _parse_all(
     jobs: list[tuple[str, str, bytes]],
     progress: Callable[[int, int], None] | None,
     workers: int | None,
-) -> list[ParseResult]:
+) -> Iterator[ParseResult]:
+    """Parse results in job order, streamed (a full build never holds every parse in memory)."""
     total = len(jobs)
     n_workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    results: list[ParseResult] = []
     if total < PARALLEL_THRESHOLD or n_workers <= 1:
-        for i, job in enumerate(jobs, 1):
-            results.append(_parse_job(job))
+        results: Iterable[ParseResult] = map(_parse_job, jobs)
+        for i, result in enumerate(results, 1):
+            yield result
             if progress is not None:
                 progress(i, total)
-        return results
+        return
     import multiprocessing
 
     ctx = multiprocessing.get_context("forkserver" if hasattr(os, "fork") else "spawn")
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
-        for i, result in enumerate(pool.map(_parse_job, jobs, chunksize=16), 1):
-            results.append(result)
+        for i, result in enumerate(pool.map(_parse_job, jobs, chunksize=8), 1):
+            yield result
             if progress is not None:
                 progress(i, total)
-    return results
