@@ -52,6 +52,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# PyGithub attaches a handler of its own that prints INFO records to stderr; the CLI decides what is
+# shown (and redacts it), so PyGithub's records go to the root logger's handlers like everyone else's
+_pygithub_log = logging.getLogger("github")
+for _handler in list(_pygithub_log.handlers):
+    if type(_handler) is logging.StreamHandler:
+        _pygithub_log.removeHandler(_handler)
+_pygithub_log.setLevel(logging.NOTSET)
+
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_BOT_LOGIN = "github-actions[bot]"
 #: the hidden first line of our sticky comment
@@ -325,7 +333,8 @@ def redacted_logs(secret: str | None) -> Iterator[None]:
         yield
         return
     guard = _Redact(secret)
-    handlers = [h for h in logging.getLogger().handlers]
+    loggers = [logging.getLogger(), *(logging.getLogger(name) for name in ("github", "urllib3", "requests"))]
+    handlers = {h for logger in loggers for h in logger.handlers}
     for handler in handlers:
         handler.addFilter(guard)
     try:
