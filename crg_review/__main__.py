@@ -1,3 +1,4 @@
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # worker processes import this module too: do not run the CLI there
+    raise SystemExit(main())

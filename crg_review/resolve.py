@@ -21,7 +21,6 @@ import posixpath
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .model import MODULE_QUALNAME
 
@@ -96,6 +95,11 @@ class Resolver:
         self._subclasses: dict[int, list[int]] | None = None
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[str]]] = {}
+        self._child_maps: dict[int, dict[str, Sym]] = {}
+        self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
+        self._lookups: dict[tuple[int, int, str], list[Target]] = {}
+        self._in_progress: set[tuple[int, int, str]] = set()
+        self._suffixes: dict[str, list[tuple[str, int]]] | None = None
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -321,10 +325,10 @@ class Resolver:
         if found:
             return found
         # src/ layouts and nested roots: the same module path under some directory; the nearest wins
+        if self._suffixes is None:
+            self._suffixes = _suffix_index(paths)
         matches = [
-            (p, i)
-            for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py")
-            for p, i in _suffix_index(tuple(sorted(paths.items())), suffix.rsplit("/", 1)[-1]).get(suffix, [])
+            (p, i) for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py") for p, i in self._suffixes.get(suffix, [])
         ]
         if not matches:
             return []
@@ -350,78 +354,94 @@ class Resolver:
 
     # --- name binding in a file ------------------------------------------------------------------
 
-    def lookup(self, file_id: int, scope: Sym, name: str, depth: int = 0) -> list[Target]:
-        """What a bare ``name`` means at ``scope`` in file ``file_id`` (Python-style scoping)."""
-        language = self.file(file_id)[1]
-        chain: list[Sym] = []
-        s: Sym | None = scope
-        while s is not None:
-            chain.append(s)
-            s = self.sym(s.parent_id) if s.parent_id is not None else None
-        for i, enclosing in enumerate(chain):
-            # Python class bodies do not enclose the functions inside them
-            if language == "python" and enclosing.kind == "class" and i > 0:
-                continue
-            for child in self.children(enclosing.id):
-                if child.name == name and child.kind != "module":
-                    return [Target(child, "local", 1.0)]
+    def _child_map(self, sid: int) -> dict[str, Sym]:
+        """Children of a symbol by name (the first definition of a name wins, as in a look-up)."""
+        m = self._child_maps.get(sid)
+        if m is None:
+            m = {}
+            for child in self.children(sid):
+                if child.kind != "module":
+                    m.setdefault(child.name, child)
+            self._child_maps[sid] = m
+        return m
+
+    def _bindings(self, file_id: int) -> tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]:
+        """Import bindings of a file: (scope id, bound name) → import rows, and wildcard imports by scope."""
+        cached = self._binding_maps.get(file_id)
+        if cached is None:
+            python = self.file(file_id)[1] == "python"
+            named: dict[tuple[int, str], list[sqlite3.Row]] = {}
+            wild: dict[int, list[sqlite3.Row]] = {}
             for imp in self.imports_of(file_id):
-                if imp["scope_id"] != enclosing.id:
-                    continue
-                hit = self._from_import(file_id, imp, name, depth)
-                if hit is not None:
-                    return hit
+                bound = _bound_name(imp["module"], imp["name"], imp["alias"], python)
+                if bound is None:
+                    wild.setdefault(imp["scope_id"], []).append(imp)
+                else:
+                    named.setdefault((imp["scope_id"], bound), []).append(imp)
+            cached = self._binding_maps[file_id] = (named, wild)
+        return cached
+
+    def lookup(self, file_id: int, scope: Sym, name: str) -> list[Target]:
+        """What a bare ``name`` means at ``scope`` in file ``file_id`` (Python-style scoping)."""
+        key = (file_id, scope.id, name)
+        cached = self._lookups.get(key)
+        if cached is not None:
+            return cached
+        if key in self._in_progress:  # import cycles: `from a import x` in b, `from b import x` in a
+            return []
+        self._in_progress.add(key)
+        try:
+            result = self._lookup(file_id, scope, name)
+        finally:
+            self._in_progress.discard(key)
+        self._lookups[key] = result
+        return result
+
+    def _lookup(self, file_id: int, scope: Sym, name: str) -> list[Target]:
+        python = self.file(file_id)[1] == "python"
+        named, wild = self._bindings(file_id)
+        for i, enclosing in enumerate(self._scope_chain(scope)):
+            # Python class bodies do not enclose the functions inside them
+            if python and enclosing.kind == "class" and i > 0:
+                continue
+            child = self._child_map(enclosing.id).get(name)
+            if child is not None:
+                return [Target(child, "local", 1.0)]
+            for imp in named.get((enclosing.id, name), ()):
+                return self._from_import(file_id, imp)
+            for imp in wild.get(enclosing.id, ()):
+                for f in self.module_files(file_id, imp["module"], imp["level"]):
+                    found = self.export(f, name)
+                    if found:
+                        return found
         return []
 
-    def _from_import(self, file_id: int, imp: sqlite3.Row, name: str, depth: int) -> list[Target] | None:
-        """Targets of ``name`` if import row ``imp`` binds it; None if it does not bind it."""
+    def _from_import(self, file_id: int, imp: sqlite3.Row) -> list[Target]:
+        """Targets of the name import row ``imp`` binds."""
         module, imported, alias, level = imp["module"], imp["name"], imp["alias"], imp["level"]
-        language = self.file(file_id)[1]
-        if imported == "*":
-            for f in self.module_files(file_id, module, level):
-                found = self.export(f, name, depth + 1)
-                if found:
-                    return [Target(t.sym, "reexport" if depth else "import", t.confidence) for t in found]
-            return None
+        python = self.file(file_id)[1] == "python"
         if imported is None:
-            if language == "python":
-                bound = alias or module.split(".")[0]
-                if bound != name:
-                    return None
-                target_module = module if alias else module.split(".")[0]
-                files = self.module_files(file_id, target_module, level)
-            else:
-                bound = alias or _default_binding(module)
-                if bound != name:
-                    return None
-                files = self.module_files(file_id, module, level)
-            return [Target(self.module_symbol(f), "import", 1.0) for f in files] or []
-        bound = alias or imported.split(".")[-1]
-        if bound != name:
-            return None
+            target_module = module if (alias or not python) else module.split(".")[0]
+            return [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(file_id, target_module, level)]
         if imported == "default":
             return [Target(self.module_symbol(f), "import", 0.9) for f in self.module_files(file_id, module, level)]
-        if depth > 6:
-            return []
         out: list[Target] = []
         for f in self.module_files(file_id, module, level):
-            found = self.export(f, imported, depth + 1)
-            out.extend(Target(t.sym, "reexport" if depth else "import", t.confidence) for t in found)
-        if not out and language == "python":
+            out.extend(self.export(f, imported))
+        if not out and python:
             # `from pkg import submodule`
             sub = (module + "." + imported) if module else imported
             out = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(file_id, sub, level)]
         return out
 
-    def export(self, file_id: int, name: str, depth: int) -> list[Target]:
+    def export(self, file_id: int, name: str) -> list[Target]:
         """What module ``file_id`` offers under ``name``: its own definition or a re-exported import."""
-        own = self.top_level(file_id, name)
-        if own:
-            return [Target(own[0], "import", 1.0)]
-        if depth > 6:
+        own = self._child_map(self.module_symbol(file_id).id).get(name)
+        if own is not None:
+            return [Target(own, "import", 1.0)]
+        if not self.imports_of(file_id):
             return []
-        module_scope = self.module_symbol(file_id)
-        return self.lookup(file_id, module_scope, name, depth) if self.imports_of(file_id) else []
+        return [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
 
     # --- members ---------------------------------------------------------------------------------
 
@@ -512,10 +532,7 @@ class Resolver:
                 for f in self.module_files(fid, imp["module"], imp["level"]):
                     add(scope.id, Target(self.module_symbol(f), "import", 1.0), "import", imp["line"])
                 continue
-            bound = imp["alias"] or (name.split(".")[-1] if name else imp["module"].split(".")[0])
-            if language != "python" and name is None:
-                bound = imp["alias"] or _default_binding(imp["module"])
-            hit = self._from_import(fid, imp, bound, 0) or []
+            hit = self._from_import(fid, imp)
             if language == "python" and name is None and not imp["alias"]:
                 hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], 0)]
             for t in hit:
@@ -684,7 +701,7 @@ class Resolver:
             if target is None:
                 continue
             if target.kind == "module":
-                found = self.export(target.file_id, name, 1)
+                found = self.export(target.file_id, name)
                 if not found and language == "python":
                     sub = self.file(target.file_id)[2]
                     found = [
@@ -700,7 +717,7 @@ class Resolver:
 
     def _attribute(self, fid: int, target: Sym, part: str) -> Sym | None:
         if target.kind == "module":
-            found = self.export(target.file_id, part, 1)
+            found = self.export(target.file_id, part)
             if found:
                 return found[0].sym
             module = self.file(target.file_id)[2]
@@ -778,6 +795,17 @@ def _strip_generics(text: str) -> str:
     return text.strip()
 
 
+def _bound_name(module: str, name: str | None, alias: str | None, python: bool) -> str | None:
+    """The local name an import binds (None for a wildcard import)."""
+    if name == "*":
+        return None
+    if name is None:
+        if python:
+            return alias or module.split(".")[0]
+        return alias or _default_binding(module)
+    return alias or name.split(".")[-1]
+
+
 def _default_binding(module: str) -> str:
     """The name a whole-module import binds by default outside Python (Go: last path element)."""
     tail = module.rstrip("/").split("/")[-1]
@@ -799,12 +827,12 @@ def _first_existing_suffix(paths: dict[str, int], suffix: str) -> list[int]:
     return [hits[0][2]] if hits else []
 
 
-@lru_cache(maxsize=8)
-def _suffix_index(items: tuple[tuple[str, int], ...], _key: str) -> dict[str, list[tuple[str, int]]]:
-    """Paths by every '/'-suffix (``/pkg/mod.py``), built once per distinct file set."""
-    del _key
+def _suffix_index(paths: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
+    """Python paths by every '/'-suffix (``/pkg/mod.py``)."""
     out: dict[str, list[tuple[str, int]]] = {}
-    for p, i in items:
+    for p, i in sorted(paths.items()):
+        if not p.endswith((".py", ".pyi")):
+            continue
         parts = p.split("/")
         for n in range(1, len(parts)):
             out.setdefault("/" + "/".join(parts[n:]), []).append((p, i))
