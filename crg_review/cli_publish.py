@@ -169,6 +169,9 @@ def _own_executable() -> str | None:
     argv0 = Path(sys.argv[0])
     if argv0.name == "crg-review" and argv0.is_file():
         return str(argv0.resolve())
+    beside = Path(sys.executable).parent / "crg-review"  # python -m crg_review: the venv's console script
+    if beside.is_file():
+        return str(beside)
     return shutil.which("crg-review")
 
 

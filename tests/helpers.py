@@ -21,6 +21,7 @@ __all__ = [
     "crg_env",
     "fresh_dump",
     "git",
+    "git_run",
     "make_repo",
     "python_package",
     "run_cli",
@@ -154,3 +155,17 @@ def run_cli(capsys: object, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()  # type: ignore[attr-defined]
     return code, out, err
+
+
+def git_run(
+    repo: str | os.PathLike[str], *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``git -C repo args...`` without raising, for commits and pushes a hook may refuse.
+
+    ``env`` adds variables; ``PRE_COMMIT_*`` ones inherited from a hook that runs the tests are dropped.
+    """
+    full = {k: v for k, v in _env().items() if not k.startswith("PRE_COMMIT")}
+    full.update(env or {})
+    return subprocess.run(
+        ["git", "-C", os.fspath(repo), *args], input=stdin, capture_output=True, text=True, env=full, check=False
+    )
