@@ -61,8 +61,12 @@ def _add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _range_args(s: argparse.ArgumentParser) -> None:
-    s.add_argument("range", nargs="?", metavar="RANGE", help="A..B, A...B (merge base: for PRs) or A (A..HEAD); "
-                   "none: HEAD vs the working tree")
+    s.add_argument(
+        "range",
+        nargs="?",
+        metavar="RANGE",
+        help="A..B, A...B (merge base: for PRs) or A (A..HEAD); none: HEAD vs the working tree",
+    )
     s.add_argument("--staged", action="store_true", help="the staged changes (index vs HEAD, or vs RANGE's revision)")
 
 
@@ -167,7 +171,9 @@ def _callers(args: argparse.Namespace) -> int:
         print(f"no callers of {node.path}::{node.qualname} in the index")
     for i in found:
         via = " <- ".join(i.via[:-1]) if len(i.via) > 1 else ""
-        print(f"{i.file}:{i.line} {i.qualname}  (depth {i.depth}, {i.edge}, {i.confidence:.2f}{', via ' + via if via else ''})")
+        print(
+            f"{i.file}:{i.line} {i.qualname}  (depth {i.depth}, {i.edge}, {i.confidence:.2f}{', via ' + via if via else ''})"
+        )
     return 0
 
 

@@ -39,20 +39,20 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 __all__ = [
-    "RULES",
     "DEFAULT_CAP",
-    "Node",
+    "RULES",
     "Graph",
+    "Node",
+    "callers",
+    "dependents",
+    "fail_reached",
+    "find_symbols",
+    "imports_of",
+    "nodeid",
     "review_diff",
     "review_symbols",
     "source_for",
-    "find_symbols",
-    "callers",
-    "dependents",
-    "imports_of",
     "tests_for",
-    "fail_reached",
-    "nodeid",
 ]
 
 log = logging.getLogger(__name__)
@@ -293,7 +293,7 @@ class Graph:
         """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        out = []
+        out: list[Node] = []
         for cls in self._transitive(method.parent_id, self.bases):
             out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
         return out
@@ -302,7 +302,7 @@ class Graph:
         """Same-name methods of the (transitive) subclasses."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        out = []
+        out: list[Node] = []
         for cls in self._transitive(method.parent_id, self.subclasses):
             out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
         return out
@@ -506,8 +506,7 @@ def _file_changes(
     new_by_q = {n.qualname: n for n in new_nodes}
     whole_file = change.status in ("added", "deleted") or (change.status != "deleted" and not old_symbols and new_nodes)
     if change.status in ("deleted", "renamed") and change.old_path and old_lang == "python":
-        if change.status == "deleted" or change.old_path != change.new_path:
-            out.removed_modules.append((change.old_path, change.new_path if change.status == "renamed" else None))
+        out.removed_modules.append((change.old_path, change.new_path if change.status == "renamed" else None))
 
     touched_old: set[str] = set()
     touched_new: set[str] = set()
@@ -563,14 +562,18 @@ def _file_changes(
         if n.kind == "module" and whole_file:
             continue
         kind = "modified"
-        if old is not None and n.kind != "module" and (
-            _norm_sig(old.signature) != _norm_sig(n.signature) or tuple(old.params) != n.params
+        if (
+            old is not None
+            and n.kind != "module"
+            and (_norm_sig(old.signature) != _norm_sig(n.signature) or tuple(old.params) != n.params)
         ):
             kind = "signature"
         entries.append((n.start_line, changed_symbol(q, kind, n.path, n, old), n.id))
     if whole_file and not entries and new_nodes:  # a script without definitions: the module itself
         n = new_by_q[MODULE_QUALNAME]
-        entries.append((1, changed_symbol(MODULE_QUALNAME, "added" if change.status == "added" else "modified", n.path, n), n.id))
+        entries.append(
+            (1, changed_symbol(MODULE_QUALNAME, "added" if change.status == "added" else "modified", n.path, n), n.id)
+        )
     _name_renames(removed_here, [new_by_q[q] for q in added_q])
     out.removed.extend(removed_here)
     for _, cs, sid in sorted(entries, key=lambda e: (e[1].file, e[0], e[1].qualname)):
@@ -584,9 +587,7 @@ def _name_renames(removed: list[Removed], added: list[Node]) -> None:
     for r in removed:
         parent = r.symbol.parent or MODULE_QUALNAME
         same = [
-            a
-            for a in added
-            if a.kind == r.symbol.kind and (a.qualname.rpartition(".")[0] or MODULE_QUALNAME) == parent
+            a for a in added if a.kind == r.symbol.kind and (a.qualname.rpartition(".")[0] or MODULE_QUALNAME) == parent
         ]
         if len(same) == 1:
             r.renamed_to = same[0].qualname
@@ -696,7 +697,9 @@ class TestHit:
     sources: int  # bit set of start indexes
 
 
-def walk_tests(graph: Graph, starts: Sequence[int], *, seeds: dict[int, tuple[int, str]] | None = None) -> dict[str, TestHit]:
+def walk_tests(
+    graph: Graph, starts: Sequence[int], *, seeds: dict[int, tuple[int, str]] | None = None
+) -> dict[str, TestHit]:
     """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
     kind) for dependants known without an edge (references to removed symbols). Keyed by node id."""
     bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
@@ -728,7 +731,9 @@ def walk_tests(graph: Graph, starts: Sequence[int], *, seeds: dict[int, tuple[in
                 for t in _autouse_scope(graph, node):
                     _add_hit(hits, t, t.qualname, depth + 1, "fixture", state[dst][2])
             edges = list(incoming.get(dst, []))
-            edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)]
+            edges += [
+                EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
+            ]
             if dst in start_set:
                 edges += graph.receiver_guesses(node)
             src_nodes = graph.nodes(e.src for e in edges)
@@ -787,7 +792,12 @@ def _autouse_scope(graph: Graph, fixture: Node) -> list[Node]:
         return graph.tests_in_files([fixture.path])
     directory = posixpath.dirname(fixture.path)
     prefix = directory + "/" if directory else ""
-    paths = [r[0] for r in graph.conn.execute("SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (_like(prefix) + "%",))]
+    paths = [
+        r[0]
+        for r in graph.conn.execute(
+            "SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (_like(prefix) + "%",)
+        )
+    ]
     return graph.tests_in_files(paths)
 
 
@@ -803,7 +813,9 @@ def nodeid(path: str, qualname: str, language: str) -> str:
     return "::".join([path, *parts])
 
 
-def convention_tests(graph: Graph, changed_paths: Iterable[str], names_by_path: dict[str, set[str]], covered_paths: set[str]) -> list[Node]:
+def convention_tests(
+    graph: Graph, changed_paths: Iterable[str], names_by_path: dict[str, set[str]], covered_paths: set[str]
+) -> list[Node]:
     """Tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
     changed symbol, or every test of the file when the graph found no test for that module at all."""
     out: list[Node] = []
@@ -909,7 +921,9 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
             " WHERE i.name=?",
             (name,),
         ):
-            if _stem_matches(file_stem, _import_stem(path, module, level)) and not _import_resolves(conn, fid, line, name):
+            if _stem_matches(file_stem, _import_stem(path, module, level)) and not _import_resolves(
+                conn, fid, line, name
+            ):
                 out.append(Reference(path, line, scope, "import"))
                 importing.add(fid)
     module_names = _module_bindings(conn, removed) if top_level and removed.language == "python" else {}
@@ -970,7 +984,9 @@ def _ref_resolves(conn: sqlite3.Connection, rid: int, scope: int, name: str) -> 
 
 
 def _in_subclass_file(conn: sqlite3.Connection, fid: int, class_name: str) -> bool:
-    return conn.execute("SELECT 1 FROM bases WHERE file_id=? AND name=? LIMIT 1", (fid, class_name)).fetchone() is not None
+    return (
+        conn.execute("SELECT 1 FROM bases WHERE file_id=? AND name=? LIMIT 1", (fid, class_name)).fetchone() is not None
+    )
 
 
 def _module_bindings(conn: sqlite3.Connection, removed: Removed) -> dict[int, set[str]]:
@@ -985,7 +1001,9 @@ def _module_bindings(conn: sqlite3.Connection, removed: Removed) -> dict[int, se
     ):
         if name is None and _stem_matches(file_stem, _import_stem(path, module, level)):
             out.setdefault(fid, set()).add(alias or module)
-        elif name == tail and _stem_matches(file_stem, _import_stem(path, f"{module}.{name}" if module else name, level)):
+        elif name == tail and _stem_matches(
+            file_stem, _import_stem(path, f"{module}.{name}" if module else name, level)
+        ):
             out.setdefault(fid, set()).add(alias or name)
     return out
 
@@ -1005,11 +1023,11 @@ def removed_module_imports(graph: Graph, old_path: str, new_path: str | None, he
         (tail, tail),
     ):
         direct = _stem_matches(stem, _import_stem(path, module, level))
-        submodule = name == tail and _stem_matches(stem, _import_stem(path, f"{module}.{name}" if module else name, level))
+        submodule = name == tail and _stem_matches(
+            stem, _import_stem(path, f"{module}.{name}" if module else name, level)
+        )
         if direct or submodule:
-            out.append(
-                _finding("CRG001", path, line, f"imports module {old_module}, which this change {where}")
-            )
+            out.append(_finding("CRG001", path, line, f"imports module {old_module}, which this change {where}"))
     return out
 
 
@@ -1090,9 +1108,11 @@ def incompatible_calls(graph: Graph, target: Node, changed_ids: set[int]) -> lis
             if target.kind == "method" and not via_ctor:
                 # Class.method(obj, ...) passes self explicitly
                 parent = graph.nodes([target.parent_id]).get(target.parent_id) if target.parent_id else None
-                if parent is not None and receiver == parent.name and "classmethod" not in {
-                    d.split("(", 1)[0] for d in target.decorators
-                }:
+                if (
+                    parent is not None
+                    and receiver == parent.name
+                    and "classmethod" not in {d.split("(", 1)[0] for d in target.decorators}
+                ):
                     bound = 0
             problem = _arity_problem(target.params, arity, [k for k in keywords.split(",") if k], bound)
             if problem:
@@ -1155,7 +1175,11 @@ def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap:
     review.head_commit = diff.head_commit  # staged and work-tree content has no blob URL
     review.web_url = repo.remote_web_url()
     review.stats["files"] = touched.files
-    review.stats["index"] = {"parsed": report.parsed, "deleted": report.deleted, "resolved_files": report.resolved_files}
+    review.stats["index"] = {
+        "parsed": report.parsed,
+        "deleted": report.deleted,
+        "resolved_files": report.resolved_files,
+    }
     done = time.perf_counter()
     review.stats["timings"] = {
         "diff": round(t_diff - started, 4),
@@ -1265,7 +1289,9 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
             users = graph.incoming([sid])[sid]
             if not users and not graph.base_methods(n):
                 findings.append(
-                    _finding("CRG004", n.path, n.start_line, f"new public {n.kind} {n.qualname} has no caller and no test")
+                    _finding(
+                        "CRG004", n.path, n.start_line, f"new public {n.kind} {n.qualname} has no caller and no test"
+                    )
                 )
     review.findings = _unique_findings(findings)
     review.stats.update(
@@ -1335,7 +1361,9 @@ def resolve_symbol(store: Store, text: str) -> Node:
     return found[0]
 
 
-def review_symbols(store: Store, nodes: Sequence[Node], *, depth: int, cap: int = DEFAULT_CAP, head: str = "") -> Review:
+def review_symbols(
+    store: Store, nodes: Sequence[Node], *, depth: int, cap: int = DEFAULT_CAP, head: str = ""
+) -> Review:
     """What breaks if these symbols change: the same walks as a diff review, without a diff."""
     graph = Graph(store.conn)
     touched = Touched()

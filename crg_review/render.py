@@ -20,7 +20,7 @@ from .review import Review
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["FORMATS", "MARKDOWN_LIMIT", "render", "md_escape", "sarif"]
+__all__ = ["FORMATS", "MARKDOWN_LIMIT", "md_escape", "render", "sarif"]
 
 FORMATS = ("text", "markdown", "json", "sarif")
 #: GitHub refuses comments of 65,536 characters or more; stay well below
@@ -80,7 +80,16 @@ def _term(value: Any, limit: int = NAME_LIMIT) -> str:
     return _cut(value, limit)
 
 
-_ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36"}
+_ANSI = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
 
 
 def _environment(template_dir: str | None, *, markdown: bool, color: bool) -> Environment:
@@ -240,9 +249,9 @@ def sarif(review: Review) -> dict[str, Any]:
         "columnKind": "unicodeCodePoints",
     }
     if review.head_commit:
-        run["versionControlProvenance"] = [
-            {"repositoryUri": review.web_url or "", "revisionId": review.head_commit}
-        ] if review.web_url else []
+        run["versionControlProvenance"] = (
+            [{"repositoryUri": review.web_url or "", "revisionId": review.head_commit}] if review.web_url else []
+        )
         if not run["versionControlProvenance"]:
             del run["versionControlProvenance"]
     return {"$schema": _SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}

@@ -48,7 +48,12 @@ def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PYTEST_"))}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ids],
-        cwd=repo, capture_output=True, text=True, env=env, check=False, timeout=300,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
@@ -74,7 +79,9 @@ def test_select_all_prints_no_ids_and_says_why_on_stderr(tmp_path: Path, capsys:
     assert json.loads(out)["select_all"]
 
 
-def test_ids_are_relative_to_the_current_directory(tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ids_are_relative_to_the_current_directory(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo = project(tmp_path)
     p = repo / "pkg/core.py"
     p.write_text(p.read_text().replace("return 0", "return 0  # changed"))

@@ -22,7 +22,9 @@ def base_repo(tmp_path: Path) -> Path:
 
 
 def diff(capsys: Any, repo: Path, *args: str, code: int = 0) -> dict[str, Any]:
-    got, out, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(repo.parent / "i.db"), "--format", "json", *args)
+    got, out, err = run_cli(
+        capsys, "diff", "--repo", str(repo), "--db", str(repo.parent / "i.db"), "--format", "json", *args
+    )
     assert got == code, err
     return json.loads(out) if code == 0 else {"err": err}
 

@@ -96,7 +96,9 @@ def project(tmp_path: Path) -> Path:
 
 
 def review(capsys: Any, repo: Path, *args: str) -> dict[str, Any]:
-    code, out, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(repo.parent / "index.db"), "--format", "json", *args)
+    code, out, err = run_cli(
+        capsys, "diff", "--repo", str(repo), "--db", str(repo.parent / "index.db"), "--format", "json", *args
+    )
     assert code == 0, err
     return json.loads(out)
 
@@ -171,7 +173,12 @@ def test_impacted_depth_via_edge_and_confidence(tmp_path: Path, capsys: Any) -> 
     data = review(capsys, repo, "--depth", "2")
     got = impacted(data)
     assert set(got) == {"mid", "top"}
-    assert (got["mid"]["depth"], got["mid"]["via"], got["mid"]["edge"], got["mid"]["confidence"]) == (1, ["leaf"], "call", 1.0)
+    assert (got["mid"]["depth"], got["mid"]["via"], got["mid"]["edge"], got["mid"]["confidence"]) == (
+        1,
+        ["leaf"],
+        "call",
+        1.0,
+    )
     assert (got["top"]["depth"], got["top"]["via"]) == (2, ["mid", "leaf"])
     assert set(impacted(review(capsys, repo, "--depth", "3"))) == {"mid", "top", "api"}
     assert impacted(review(capsys, repo, "--depth", "0")) == {}
@@ -329,7 +336,9 @@ def test_a_rename_is_named_in_the_message(tmp_path: Path, capsys: Any) -> None:
         ("def scale(x, factor, extra):", "scale(1, 2)", "required argument 'extra'"),
     ],
 )
-def test_incompatible_calls_after_a_signature_change(tmp_path: Path, capsys: Any, new: str, call: str, problem: str) -> None:
+def test_incompatible_calls_after_a_signature_change(
+    tmp_path: Path, capsys: Any, new: str, call: str, problem: str
+) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/scale.py", "def scale(x, factor):\n    return x * factor\n")
     write(repo, "pkg/caller.py", f"from pkg.scale import scale\n\n\ndef run():\n    return {call}\n")
@@ -365,7 +374,9 @@ def test_a_compatible_signature_change_is_no_finding(tmp_path: Path, capsys: Any
         (("x",), 1, ("x",), 0, False),  # twice
     ],
 )
-def test_arity_rules(params: tuple[str, ...], arity: int | None, keywords: tuple[str, ...], bound: int, ok: bool) -> None:
+def test_arity_rules(
+    params: tuple[str, ...], arity: int | None, keywords: tuple[str, ...], bound: int, ok: bool
+) -> None:
     assert (_arity_problem(params, arity, keywords, bound) is None) is ok
 
 

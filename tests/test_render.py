@@ -94,10 +94,14 @@ def test_a_huge_real_diff_through_the_command_line(tmp_path: Path, capsys: Any) 
     repo = make_repo(tmp_path / "repo")
     write(repo, "README.md", "x\n")
     commit(repo, "base")
-    body = "".join(f"def function_number_{i}_with_a_long_name(argument_{i}):\n    return argument_{i}\n\n\n" for i in range(3000))
+    body = "".join(
+        f"def function_number_{i}_with_a_long_name(argument_{i}):\n    return argument_{i}\n\n\n" for i in range(3000)
+    )
     write(repo, "pkg/big.py", body)
     commit(repo, "big")
-    code, out, _ = run_cli(capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--format", "markdown")
+    code, out, _ = run_cli(
+        capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--format", "markdown"
+    )
     assert code == 0
     assert len(out) < MARKDOWN_LIMIT and "left out" in out
     assert "3000</b>" in out or "**3000**" in out  # the counts still tell the whole size
@@ -111,7 +115,9 @@ def test_hostile_file_names_from_a_real_repository(tmp_path: Path, capsys: Any) 
     git(repo, "remote", "add", "origin", "git@github.com:o/r.git")
     write(repo, name, "def f():\n    return 2\n")
     head = commit(repo, "change")
-    code, out, _ = run_cli(capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--format", "markdown")
+    code, out, _ = run_cli(
+        capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--format", "markdown"
+    )
     assert code == 0
     assert tags(out) <= ALLOWED_TAGS and "@someone" not in out and "`x`" not in out
     assert f'href="https&#58;//github.com/o/r/blob/{head}/pkg/%3Cimg%20src%3Dx' in out  # percent-encoded path
@@ -175,9 +181,13 @@ def test_template_dir_overrides_a_shipped_template(tmp_path: Path, capsys: Any) 
     repo = make_repo(tmp_path / "repo")
     write(repo, "a.py", "def f():\n    return 1\n")
     commit(repo, "base")
-    code, out, _ = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--template-dir", str(templates))
+    code, out, _ = run_cli(
+        capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--template-dir", str(templates)
+    )
     assert (code, out) == (0, "CUSTOM 0 worktree\n")
-    code, _, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--template-dir", str(tmp_path / "nope"))
+    code, _, err = run_cli(
+        capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "i.db"), "--template-dir", str(tmp_path / "nope")
+    )
     assert code == 1 and "template directory" in err
 
 
