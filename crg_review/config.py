@@ -56,7 +56,8 @@ class Config:
         given = {k: v for k, v in values.items() if v is not None}
         cfg = replace(self, **_validated(given, origin))
         cfg.sources.update(self.sources)
-        cfg.sources.update({k: origin for k in given})
+        # sources are keyed by field name: 'fail-on' in a TOML file is the field fail_on
+        cfg.sources.update({k.replace("-", "_"): origin for k in given})
         return cfg
 
 
