@@ -124,24 +124,13 @@ def _test_segment(d: Definition) -> str:
     return f'{word} "{d.name}"'
 
 
-def _namespace_prefix(node: Any, sep: str) -> str:
-    """``A.B.`` for a definition inside TypeScript ``namespace A.B { … }`` blocks ('' in JavaScript)."""
-    names = []
-    parent = node.parent
-    while parent is not None:
-        if parent.type in ("internal_module", "module"):
-            name = parent.child_by_field_name("name")
-            if name is not None and name.type != "string" and name.text:
-                names.append(name.text.decode("utf-8", "replace"))
-        parent = parent.parent
-    return "".join(n + sep for n in reversed(names))
-
-
-def qualify(d: Definition, sep: str) -> str:
+def qualify(d: Definition, sep: str, top_prefix: str = "") -> str:
+    """``Class.method``, ``outer.inner``, ``Foo.bar`` for ``Foo.prototype.bar = …``; ``top_prefix`` goes before
+    top-level names (TypeScript namespaces)."""
     if d.kind == "test":
         segment = _test_segment(d)
         return f"{d.parent.qualname} > {segment}" if d.parent is not None else segment
-    prefix = d.parent.qualname + sep if d.parent is not None else _namespace_prefix(d.node, sep)
+    prefix = d.parent.qualname + sep if d.parent is not None else top_prefix
     if d.node.type == "assignment_expression":
         left = d.node.child_by_field_name("left")
         obj = one_line(_node_text(left.child_by_field_name("object")), 200)
