@@ -25,6 +25,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .errors import CrgError
@@ -124,9 +125,20 @@ class Node:
     parent_id: int | None
     is_test: bool
     in_test_file: bool
-    decorators: tuple[str, ...]
-    params: tuple[str, ...]
+    decorators_json: str
+    params_json: str
     signature: str
+
+    # decoded on first use: most nodes a walk passes are never asked
+    @cached_property
+    def decorators(self) -> tuple[str, ...]:
+        """Decorator texts without ``@``."""
+        return tuple(json.loads(self.decorators_json))
+
+    @cached_property
+    def params(self) -> tuple[str, ...]:
+        """Parameter names as the parser records them (``x``, ``x=``, ``*args``, ``**kw``, ``*``, ``/``)."""
+        return tuple(json.loads(self.params_json))
 
     @property
     def label(self) -> str:
@@ -172,8 +184,8 @@ def _node(row: Sequence[Any]) -> Node:
         parent_id=row[9],
         is_test=bool(row[10]),
         in_test_file=bool(row[11]),
-        decorators=tuple(json.loads(row[12])),
-        params=tuple(json.loads(row[13])),
+        decorators_json=row[12],
+        params_json=row[13],
         signature=row[14],
     )
 
@@ -716,6 +728,7 @@ def walk_tests(
     while queue:
         nodes = graph.nodes(queue)
         incoming = graph.incoming(queue)
+        graph.nodes({e.src for edges in incoming.values() for e in edges})  # one query for the level
         nxt: dict[int, int] = {}
         for dst, bits in sorted(queue.items()):
             node = nodes.get(dst)

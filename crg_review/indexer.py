@@ -9,6 +9,7 @@ a crash leaves the previous index, and a concurrent indexer waits for the write 
 from __future__ import annotations
 
 import fnmatch
+from contextlib import nullcontext
 import logging
 import os
 import sqlite3
@@ -164,9 +165,10 @@ def update_index(
             meta[path] = e
         mark = time.perf_counter()
         report.timings["snapshot"] = mark - started
-        for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
-            module = hooks_for(language).module_name(path) if language == "python" else path
-            store.add_file(path, meta[path].oid, len(data), module, parsed)
+        with store.bulk_load() if len(jobs) >= PARALLEL_THRESHOLD else nullcontext():
+            for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
+                module = hooks_for(language).module_name(path) if language == "python" else path
+                store.add_file(path, meta[path].oid, len(data), module, parsed)
         report.parsed = len(jobs)
         report.timings["parse_and_store"] = time.perf_counter() - mark
         mark = time.perf_counter()

@@ -282,6 +282,9 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     for offset, imp in sorted(raw_imports, key=lambda r: r[0]):
         scope = scope_of(offset)
         result.imports.append(imp if scope == imp.scope else _with_scope(imp, scope))
+    finalize = _hook(hooks, "finalize", None)
+    if finalize is not None:
+        finalize(result)
     return result
 
 

@@ -100,6 +100,11 @@ class Resolver:
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._in_progress: set[tuple[int, int, str]] = set()
         self._suffixes: dict[str, list[tuple[str, int]]] | None = None
+        self._members: dict[tuple[int, str, bool], Sym | None] = {}
+        self._mro: dict[int, list[int]] = {}
+        self._below: dict[int, list[int]] = {}
+        self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
+        self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -447,35 +452,58 @@ class Resolver:
 
     def member(self, class_id: int, name: str, *, skip_self: bool = False) -> Sym | None:
         """Look ``name`` up in a class and its in-repo bases (breadth-first, declaration order)."""
-        seen: set[int] = set()
-        queue = [class_id]
-        first = True
-        while queue:
-            cid = queue.pop(0)
-            if cid in seen:
+        key = (class_id, name, skip_self)
+        if key in self._members:
+            return self._members[key]
+        found: Sym | None = None
+        for n, cid in enumerate(self._linearized(class_id)):
+            if n == 0 and skip_self:
                 continue
-            seen.add(cid)
-            if not (first and skip_self):
-                for child in self.children(cid):
-                    if child.name == name:
-                        return child
-            first = False
-            queue.extend(self.bases_of(cid))
-        return None
+            found = self._child_map(cid).get(name)
+            if found is not None:
+                break
+        self._members[key] = found
+        return found
+
+    def _linearized(self, class_id: int) -> list[int]:
+        """A class and its in-repo ancestors, breadth-first in declaration order (a simple MRO)."""
+        order = self._mro.get(class_id)
+        if order is None:
+            order = []
+            seen: set[int] = set()
+            queue = [class_id]
+            while queue:
+                cid = queue.pop(0)
+                if cid not in seen:
+                    seen.add(cid)
+                    order.append(cid)
+                    queue.extend(self.bases_of(cid))
+            self._mro[class_id] = order
+        return order
 
     def overrides(self, class_id: int, name: str) -> list[Sym]:
         """Definitions of ``name`` in subclasses (transitively) of a class."""
         out: list[Sym] = []
-        seen: set[int] = set()
-        queue = list(self.subclasses_of(class_id))
-        while queue:
-            cid = queue.pop(0)
-            if cid in seen:
-                continue
-            seen.add(cid)
-            out.extend(c for c in self.children(cid) if c.name == name)
-            queue.extend(self.subclasses_of(cid))
+        for cid in self._descendants(class_id):
+            found = self._child_map(cid).get(name)
+            if found is not None:
+                out.append(found)
         return out
+
+    def _descendants(self, class_id: int) -> list[int]:
+        order = self._below.get(class_id)
+        if order is None:
+            order = []
+            seen: set[int] = set()
+            queue = list(self.subclasses_of(class_id))
+            while queue:
+                cid = queue.pop(0)
+                if cid not in seen:
+                    seen.add(cid)
+                    order.append(cid)
+                    queue.extend(self.subclasses_of(cid))
+            self._below[class_id] = order
+        return order
 
     def enclosing_class(self, scope: Sym) -> Sym | None:
         s: Sym | None = scope
@@ -581,9 +609,7 @@ class Resolver:
         head = receiver.split(".")[0].split("(")[0] if receiver else name
         if language == "python" and not receiver and name in _PY_BUILTINS:
             return "builtin"
-        if head and any(
-            (imp["alias"] or (imp["name"] or imp["module"]).split(".")[0]) == head for imp in self.imports_of(fid)
-        ):
+        if head and head in self._bound_anywhere(fid):
             return "external"
         candidates = len(self._candidates(name, receiver))
         if candidates > MAX_CANDIDATES:
@@ -593,8 +619,12 @@ class Resolver:
         return "unknown"
 
     def _candidates(self, name: str, receiver: str) -> list[Sym]:
-        kinds = ("method",) if receiver and receiver not in ("",) else _CALLABLE_KINDS
-        return [s for s in self.named(name) if s.kind in kinds or (receiver and s.kind == "function")]
+        key = (name, bool(receiver))
+        found = self._candidate_cache.get(key)
+        if found is None:
+            kinds = ("method", "function") if receiver else _CALLABLE_KINDS
+            found = self._candidate_cache[key] = [s for s in self.named(name) if s.kind in kinds]
+        return found
 
     def _resolve_name(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target]:
         language = self.file(fid)[1]
@@ -657,11 +687,20 @@ class Resolver:
         head = receiver.split(".")[0]
         if not head.isidentifier() or head in _SELF_NAMES:
             return False
-        for imp in self.imports_of(fid):
-            bound = imp["alias"] or (imp["name"].split(".")[-1] if imp["name"] else imp["module"].split(".")[0])
-            if bound == head and imp["name"] != "*":
-                return not self.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
-        return False
+        imp = self._bound_anywhere(fid).get(head)
+        if imp is None:
+            return False
+        return not self.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
+
+    def _bound_anywhere(self, fid: int) -> dict[str, sqlite3.Row]:
+        """Names the file's imports bind, in any scope (first import of a name wins)."""
+        out = self._anywhere.get(fid)
+        if out is None:
+            named, _ = self._bindings(fid)
+            out = self._anywhere[fid] = {}
+            for (_, bound), rows in named.items():
+                out.setdefault(bound, rows[0])
+        return out
 
     def _resolve_member(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target] | None:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
@@ -734,8 +773,10 @@ class Resolver:
         first) and unittest ``setUp`` through the class (``receiver`` is ``self``)."""
         if receiver == "self":
             cls = self.enclosing_class(scope)
-            m = self.member(cls.id, name) if cls is not None else None
-            return [Target(m, "fixture", 1.0)] if m is not None else []
+            if cls is None:
+                return []
+            found = [self.member(cls.id, n) for n in _SETUP_FAMILY.get(name, (name,))]
+            return [Target(m, "fixture", 1.0) for m in found if m is not None]
         candidates = [s for s in self.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
         if not candidates:
             return []
@@ -758,6 +799,9 @@ class Resolver:
                 return []
             directory = posixpath.dirname(directory)
 
+
+#: a test method's implicit ``setUp`` reference stands for every set-up hook unittest runs before it
+_SETUP_FAMILY = {"setUp": ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")}
 
 _INSERT_EDGE = (
     "INSERT INTO edges(src_id, dst_id, kind, file_id, dst_file_id, line, resolution, confidence, candidates)"

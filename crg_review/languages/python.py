@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import Import, Reference, Symbol
+import builtins
+
+from ..model import Import, ParseResult, Reference, Symbol
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -180,5 +182,30 @@ def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
                 if p and p[0] not in "*/" and not p.endswith("=") and p not in _NOT_FIXTURES:
                     out.append(Reference("fixture", p, "", s.start_line, s.qualname))
         if s.kind == "method" and s.is_test:
-            out.extend(Reference("fixture", name, "self", s.start_line, s.qualname) for name in _SETUPS)
+            # one reference stands for the whole setUp family (the resolver follows all of them)
+            out.append(Reference("fixture", "setUp", "self", s.start_line, s.qualname))
     return out
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def finalize(result: ParseResult) -> None:
+    """Drop value references that cannot name a definition: parameters and locals of their own
+    scope, and builtins. They are most of what `ref` patterns catch and would only fill the index."""
+    locals_by_scope: dict[str, set[str]] = {}
+    for s in result.symbols:
+        if s.params:
+            locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
+    for r in result.references:
+        if r.kind == "assign" and "." not in r.name:
+            locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    result.references = [
+        r
+        for r in result.references
+        if not (
+            r.kind == "ref"
+            and not r.receiver
+            and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ()))
+        )
+    ]
