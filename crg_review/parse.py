@@ -108,6 +108,27 @@ def _default_signature(d: Definition, source: bytes) -> str:
 
 # --- the walk -------------------------------------------------------------------------------------
 
+#: per language, per query pattern: (category, capture key); computed from the first match of each
+_ROLES: dict[str, dict[int, tuple[str, str]]] = {}
+
+
+def _role(caps: dict[str, Any]) -> tuple[str, str]:
+    """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import."""
+    for k in caps:
+        if k.startswith("definition."):
+            return "definition", k
+    if "inherit" in caps:
+        return "inherit", "inherit"
+    if "reference.call" in caps:
+        return "call", "reference.call"
+    for k in caps:
+        if k.startswith("reference."):
+            return "reference", k
+    if "import" in caps:
+        return "import", "import"
+    return "other", ""
+
+
 
 def parse(source: bytes, path: str, language: str) -> ParseResult:
     """Parse one file. Syntax errors keep what tree-sitter recovered and set ``has_errors``."""
@@ -119,7 +140,8 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     result = ParseResult(language=language, has_errors=root.has_error)
     sep: str = _hook(hooks, "SEPARATOR", ".")
     split_callee = _hook(hooks, "split_callee", _default_split_callee)
-    skip_reference = _hook(hooks, "skip_reference", lambda kind, node: False)
+    skip_reference = _hook(hooks, "skip_reference", None)
+    call_args = _hook(hooks, "call_args", None)
 
     defs: dict[tuple[int, int, str], Definition] = {}
     inherits: list[tuple[tuple[int, int], str, int]] = []
@@ -127,21 +149,26 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     raw_refs: list[tuple[int, str, str, str, int, int | None, tuple[str, ...]]] = []
     raw_imports: list[tuple[int, Import]] = []
 
-    for _pattern, caps in QueryCursor(_query(language)).matches(root):
-        keys = caps.keys()
-        def_key = next((k for k in keys if k.startswith("definition.")), None)
-        if def_key is not None:
-            node = caps[def_key][0]
+    roles: dict[int, tuple[str, str]] = _ROLES.setdefault(language, {})
+    callee_spans: set[tuple[int, int]] = set()
+    attr_refs: list[tuple[tuple[int, int], tuple[int, str, str, str, int, None, tuple[str, ...]]]] = []
+    for pattern, caps in QueryCursor(_query(language)).matches(root):
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = _role(caps)
+        category, key = role
+        if category == "definition":
+            node = caps[key][0]
             name_node = caps["name"][0] if "name" in caps else None
-            kind = def_key.split(".", 1)[1]
+            kind = key[11:]
             name = hooks.definition_name(node, name_node, source) if hasattr(hooks, "definition_name") else text(
                 name_node, source
             )
             if not name:
                 continue
-            key = (node.start_byte, node.end_byte, kind)
-            if key not in defs:
-                defs[key] = Definition(
+            dkey = (node.start_byte, node.end_byte, kind)
+            if dkey not in defs:
+                defs[dkey] = Definition(
                     kind=kind,
                     name=name,
                     node=node,
@@ -150,45 +177,49 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                     params=caps["params"][0] if "params" in caps else None,
                 )
             continue
-        if "inherit" in caps:
+        if category == "inherit":
             node = caps["inherit"][0]
             foreign_inherits[(node.start_byte, node.end_byte)] = node
             for base in caps.get("base", []):
                 inherits.append(((node.start_byte, node.end_byte), text(base, source), base.start_point[0] + 1))
             continue
-        if "reference.call" in caps:
-            call = caps["reference.call"][0]
+        if category == "call":
             callee_node = caps["callee"][0]
+            callee_spans.add((callee_node.start_byte, callee_node.end_byte))
             if "receiver" in caps:
                 receiver, name = one_line(text(caps["receiver"][0], source), 200), text(callee_node, source)
             else:
                 receiver, name = split_callee(text(callee_node, source))
             arity, keywords = (None, ())
-            if "args" in caps and hasattr(hooks, "call_args"):
-                arity, keywords = hooks.call_args(caps["args"][0], source)
+            if "args" in caps and call_args is not None:
+                arity, keywords = call_args(caps["args"][0], source)
             if name:
                 raw_refs.append(
                     (callee_node.start_byte, "call", name, receiver, callee_node.start_point[0] + 1, arity, keywords)
                 )
-            del call
             continue
-        ref_key = next((k for k in keys if k.startswith("reference.")), None)
-        if ref_key is not None and "name" in caps:
-            if skip_reference(ref_key[10:], caps[ref_key][0]):
+        if category == "reference":
+            if "name" not in caps:
+                continue
+            ref_node = caps[key][0]
+            kind = key[10:]
+            if skip_reference is not None and skip_reference(kind, ref_node):
                 continue
             name_node = caps["name"][0]
             receiver = text(caps["receiver"][0], source) if "receiver" in caps else ""
-            raw_refs.append(
-                (
-                    name_node.start_byte,
-                    ref_key.split(".", 1)[1],
-                    text(name_node, source),
-                    one_line(receiver, 200),
-                    name_node.start_point[0] + 1,
-                    None,
-                    (),
-                )
+            row = (
+                name_node.start_byte,
+                kind,
+                text(name_node, source),
+                one_line(receiver, 200) if receiver else "",
+                name_node.start_point[0] + 1,
+                None,
+                (),
             )
+            if kind == "attr":  # an attribute that is also a callee is already a call reference
+                attr_refs.append(((ref_node.start_byte, ref_node.end_byte), row))
+            else:
+                raw_refs.append(row)
             continue
         if "import" in caps:
             node = caps["import"][0]
@@ -209,6 +240,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             for item in items:
                 raw_imports.append((node.start_byte, item))
 
+    raw_refs.extend(row for span, row in attr_refs if span not in callee_spans)
     ordered = _nest(list(defs.values()), hooks, source, sep)
     starts = [d.start for d in ordered]
     base_map: dict[tuple[int, int], list[tuple[str, int]]] = {}

@@ -47,14 +47,6 @@ def decorators(node: Any, source: bytes) -> tuple[str, ...]:
     return tuple(_text(c, source)[1:].strip() for c in parent.children if c.type == "decorator")
 
 
-def skip_reference(kind: str, node: Any) -> bool:
-    """An attribute that is the callee of a call is already a call reference."""
-    if kind != "attr":
-        return False
-    parent = node.parent
-    return parent is not None and parent.type in ("call", "decorator") and parent.named_children[0] == node
-
-
 def refine_kind(d: Definition) -> str:
     if d.kind == "function" and d.parent is not None and d.parent.kind == "class":
         return "method"
