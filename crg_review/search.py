@@ -1,0 +1,883 @@
+"""Hybrid search: a lexical leg (FTS5 BM25 + trigram substrings), a vector leg, a graph leg; RRF; boosts.
+
+The search tables live beside the graph in the index and are brought up to date by
+:func:`update_search_index` (the indexer calls it after an update; a search calls it when the index
+changed since):
+
+``search_symbols``
+    one row per symbol: the hash of the text it is embedded from. Rows go with their symbol
+    (``ON DELETE CASCADE``), so a symbol without a row is new since the last update and a shrinking
+    row count means symbols were deleted.
+``symbols_trigram``
+    FTS5 trigram index of names and qualified names (rowid = symbol id), for substring queries.
+``vectors``
+    (store.py) one vector per (model, text hash): re-indexing a file re-embeds only changed texts.
+
+Degradation: no vectors → ``fts``; no FTS5 → ``keyword`` (``LIKE``); the answer names the ``mode``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import ConfigError, CrgError
+from .review import Related
+from .store import Store, fts_quote
+
+if TYPE_CHECKING:
+    from .embed import Embedder
+    from .gitio import Repo
+
+__all__ = [
+    "MODES",
+    "RRF_K",
+    "Hit",
+    "ParsedQuery",
+    "SearchResult",
+    "parse_query",
+    "related_code",
+    "rrf",
+    "search",
+    "update_search_index",
+]
+
+log = logging.getLogger(__name__)
+
+RRF_K = 60
+MODES = ("hybrid", "fts", "semantic", "keyword")
+#: candidates each leg contributes to the fusion
+LEG_DEPTH = 100
+#: top hits of the lexical and of the vector leg whose neighbours the graph leg collects
+GRAPH_SEEDS = 5
+GRAPH_EDGE_KINDS = ("call", "import", "inherit")
+GRAPH_FANOUT = 25
+
+#: multiplicative boosts after fusion
+BOOST_EXACT_QUALNAME = 2.0
+BOOST_IDENTIFIER = 1.5
+BOOST_CONTEXT_FILE = 1.5
+BOOST_KIND = 1.3
+#: a prior on what people look for: the implementation rather than its tests, a definition rather than a file
+PRIOR = {"test": 0.8, "module": 0.8}
+
+_STOP = frozenset(
+    "a an the of to in on for from by with and or not is are was be been being it its this that these those "
+    "as at into over under than then there which who whom what where when why how do does did done can could "
+    "should would will shall may might must some any all each every no nor only own same so such too very "
+    "just also about above below between both i me my we our you your he she they them their if else "
+    "code function method class find where's where does handle handles handling thing things using use used".split()
+)
+_KIND_WORDS = {
+    "class": "class",
+    "classes": "class",
+    "type": "class",
+    "types": "class",
+    "function": "function",
+    "functions": "function",
+    "func": "function",
+    "method": "method",
+    "methods": "method",
+    "test": "test",
+    "tests": "test",
+    "module": "module",
+    "modules": "module",
+    "interface": "interface",
+    "struct": "struct",
+    "enum": "enum",
+    "trait": "trait",
+}
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
+_PASCAL = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[A-Z][a-z0-9]+[A-Z]\w*$")
+_CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z]\w*$")
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "s")
+
+_SEARCH_TABLES = (
+    (
+        "CREATE TABLE IF NOT EXISTS search_symbols ("
+        " symbol_id INTEGER PRIMARY KEY REFERENCES symbols(id) ON DELETE CASCADE,"
+        " text_hash TEXT NOT NULL)"
+    ),
+    "CREATE INDEX IF NOT EXISTS search_symbols_hash ON search_symbols(text_hash)",
+)
+_TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbols_trigram USING fts5(name, qualname, tokenize='trigram')"
+
+
+# --- query preprocessing ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """A query taken apart: identifiers as written, content words, kinds it asks for."""
+
+    text: str
+    identifiers: tuple[str, ...]
+    words: tuple[str, ...]
+    kinds: tuple[str, ...]
+
+
+def _is_identifier(token: str) -> bool:
+    return bool(
+        "_" in token.strip("_")
+        or "." in token
+        or "::" in token
+        or _PASCAL.match(token)
+        or _CAMEL.match(token)
+        or (token.isupper() and len(token) > 1)
+    )
+
+
+def parse_query(text: str) -> ParsedQuery:
+    """Identifiers (``Context.invoke``, ``snake_case``, ``PascalCase``, ``camelCase``), words and kind hints."""
+    from .embed import split_identifier
+
+    tokens = _TOKEN.findall(text)
+    identifiers = [t for t in tokens if _is_identifier(t)]
+    if len(tokens) == 1 and not identifiers and tokens[0].lower() not in _STOP:
+        identifiers = tokens  # a one-word query is a name
+    kinds: list[str] = []
+    words: list[str] = []
+    for token in tokens:
+        low = token.lower()
+        if low in _KIND_WORDS and len(tokens) > 1:
+            kinds.append(_KIND_WORDS[low])
+            continue
+        for w in split_identifier(token) if token in identifiers else [low]:
+            if w not in _STOP and w not in words and (len(w) > 1 or w.isdigit()):
+                words.append(w)
+    for ident in identifiers:
+        last = re.split(r"\.|::", ident)[-1]
+        if _PASCAL.match(last) and "class" not in kinds:
+            kinds.append("class")
+    return ParsedQuery(text, tuple(dict.fromkeys(identifiers)), tuple(words), tuple(dict.fromkeys(kinds)))
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def fts_expression(q: ParsedQuery) -> str:
+    """The FTS5 MATCH expression: any identifier whole, any word, any word's stem as a prefix."""
+    terms: list[str] = []
+    for ident in q.identifiers:
+        for part in re.split(r"\.|::", ident):
+            if part:
+                terms.append(fts_quote(part.lower()))
+    for w in q.words:
+        terms.append(fts_quote(w))
+        stem = _stem(w)
+        if len(stem) >= 3:
+            terms.append(fts_quote(stem) + "*")
+    return " OR ".join(dict.fromkeys(terms))
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result; ``legs`` names the legs that found it."""
+
+    name: str
+    qualified_name: str
+    kind: str
+    file: str
+    line: int
+    language: str
+    score: float
+    legs: tuple[str, ...]
+    symbol_id: int = field(default=0, compare=False)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "qualified_name": self.qualified_name,
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "location": self.location,
+            "language": self.language,
+            "score": round(self.score, 6),
+            "legs": list(self.legs),
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The answer: which ``mode`` ran and the ranked hits."""
+
+    query: str
+    mode: str
+    results: tuple[Hit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "mode": self.mode, "results": [h.to_json() for h in self.results]}
+
+
+def rrf(rankings: Mapping[str, Sequence[int]], k: int = RRF_K) -> dict[int, float]:
+    """Reciprocal Rank Fusion: ``sum(1 / (k + rank))`` over the rankings (ranks start at 1)."""
+    scores: dict[int, float] = defaultdict(float)
+    for ranked in rankings.values():
+        for rank, sid in enumerate(ranked, 1):
+            scores[sid] += 1.0 / (k + rank)
+    return dict(scores)
+
+
+# --- keeping the search tables up to date ----------------------------------------------------------
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name=?", (name,)).fetchone() is not None
+
+
+def trigram_available() -> bool:
+    """Whether this SQLite offers the FTS5 trigram tokenizer (3.34+)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        conn.close()
+
+
+def _git_blob_id(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+class _Sources:
+    """Source lines of indexed files: the blob from git, else the work-tree file if its content is that blob."""
+
+    def __init__(self, repo: Repo | None) -> None:
+        self.repo = repo
+        self._cache: dict[str, list[str]] = {}
+
+    def lines(self, path: str, oid: str) -> list[str]:
+        if self.repo is None:
+            return []
+        if oid not in self._cache:
+            self._cache.clear()  # one file at a time: callers go file by file
+            self._cache[oid] = self._read(path, oid)
+        return self._cache[oid]
+
+    def _read(self, path: str, oid: str) -> list[str]:
+        assert self.repo is not None
+        data: bytes | None
+        try:
+            data = self.repo.read_blob(oid)
+        except CrgError:
+            try:
+                data = (Path(self.repo.root) / path).read_bytes()
+            except OSError:
+                data = None
+            if data is not None and _git_blob_id(data) != oid:
+                data = None
+        if data is None:
+            log.debug("no source for %s (%s): embedding it without its body", path, oid)
+            return []
+        return data.decode("utf-8", "replace").splitlines()
+
+
+def _symbol_texts(conn: sqlite3.Connection, ids: Sequence[int], sources: _Sources) -> dict[int, str]:
+    from .embed import symbol_text
+
+    out: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        rows = conn.execute(
+            "SELECT s.id, s.kind, s.name, s.qualname, s.signature, s.docstring, s.start_line, s.end_line, f.path, f.oid"
+            f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({','.join('?' * len(chunk))})"
+            " ORDER BY f.id, s.id",
+            chunk,
+        ).fetchall()
+        for sid, kind, name, qualname, sig, doc, start, end, path, oid in rows:
+            lines = sources.lines(path, oid)
+            out[sid] = symbol_text(kind, name, qualname, sig, doc, lines[start - 1 : end])
+    return out
+
+
+def _marks_stale(conn: sqlite3.Connection) -> bool:
+    if not _has_table(conn, "search_symbols"):
+        return True
+    n_symbols = conn.execute("SELECT count(*) FROM symbols").fetchone()[0]
+    n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
+    last = conn.execute("SELECT value FROM meta WHERE key='search_marks'").fetchone()
+    return bool(n_symbols != n_marks or last is None or int(last[0]) != n_marks)
+
+
+def needs_update(store: Store, model_id: str | None) -> bool:
+    """Whether the search tables lag behind the symbols, or hold no vectors of ``model_id``."""
+    if _marks_stale(store.conn):
+        return True
+    return model_id is not None and store.get_meta("embed_model") != model_id
+
+
+def update_search_index(store: Store, repo: Repo | None = None, *, model: str | None = "fast") -> int:
+    """Bring the search tables up to date with the symbols; embed the texts that have no vector yet.
+
+    Call after every index update (inside or after its transaction). ``repo`` supplies the bodies
+    (embedded texts include their first lines); ``model`` is ``fast``, ``quality`` or None (no
+    vectors). Returns how many texts were embedded; unchanged symbols are never re-embedded.
+    """
+    embedder = None
+    if model is not None:
+        from .embed import load_embedder
+
+        embedder = load_embedder(model)
+    return _update(store, repo, embedder)
+
+
+def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
+    from .embed import text_hash, to_blob
+
+    sources = _Sources(repo)
+    embedded = 0
+    with store.atomic() as conn:
+        for statement in _SEARCH_TABLES:
+            conn.execute(statement)
+        trigram = store.has_fts and trigram_available()
+        if trigram:
+            conn.execute(_TRIGRAM_TABLE)
+        n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
+        last = store.get_meta("search_marks")
+        deleted = last is None or int(last) > n_marks
+        if deleted and trigram:
+            # rows of deleted symbols (and of ids reused since) lost their mark with their symbol
+            conn.execute("DELETE FROM symbols_trigram WHERE rowid NOT IN (SELECT symbol_id FROM search_symbols)")
+        new = [
+            r[0]
+            for r in conn.execute(
+                "SELECT s.id FROM symbols s LEFT JOIN search_symbols m ON m.symbol_id = s.id"
+                " WHERE m.symbol_id IS NULL ORDER BY s.file_id, s.id"
+            )
+        ]
+        texts = _symbol_texts(conn, new, sources)
+        conn.executemany(
+            "INSERT INTO search_symbols(symbol_id, text_hash) VALUES (?, ?)",
+            [(sid, text_hash(text)) for sid, text in texts.items()],
+        )
+        if trigram and new:
+            for i in range(0, len(new), 500):
+                chunk = new[i : i + 500]
+                conn.execute(
+                    "INSERT INTO symbols_trigram(rowid, name, qualname)"
+                    " SELECT s.id, s.name, CASE WHEN s.kind = 'module' THEN f.path ELSE s.qualname END"
+                    f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+        if embedder is not None:
+            previous = store.get_meta("embed_model")
+            if previous is not None and previous != embedder.model_id:
+                log.warning(
+                    "the embedding model changed (%s -> %s): re-embedding every symbol", previous, embedder.model_id
+                )
+            conn.execute("DELETE FROM vectors WHERE model != ?", (embedder.model_id,))
+            if deleted:
+                conn.execute(
+                    "DELETE FROM vectors WHERE model = ? AND text_hash NOT IN (SELECT text_hash FROM search_symbols)",
+                    (embedder.model_id,),
+                )
+            missing = conn.execute(
+                "SELECT m.symbol_id FROM search_symbols m LEFT JOIN vectors v"
+                " ON v.model = ? AND v.text_hash = m.text_hash WHERE v.text_hash IS NULL ORDER BY m.symbol_id",
+                (embedder.model_id,),
+            ).fetchall()
+            todo_ids = [r[0] for r in missing]
+            if todo_ids:
+                todo_texts = {sid: texts[sid] for sid in todo_ids if sid in texts}
+                todo_texts.update(_symbol_texts(conn, [s for s in todo_ids if s not in todo_texts], sources))
+                by_hash: dict[str, str] = {}
+                for sid, text in todo_texts.items():
+                    h = text_hash(text)
+                    by_hash.setdefault(h, text)
+                    if sid not in texts:  # recomputed: keep the mark in step with the text embedded
+                        conn.execute("UPDATE search_symbols SET text_hash = ? WHERE symbol_id = ?", (h, sid))
+                hashes = list(by_hash)
+                if len(hashes) > 2000:
+                    log.info("embedding %d symbol texts with the %s model", len(hashes), embedder.name)
+                for i in range(0, len(hashes), 4096):
+                    chunk = hashes[i : i + 4096]
+                    vectors = embedder.embed([by_hash[h] for h in chunk])
+                    conn.executemany(
+                        "INSERT OR REPLACE INTO vectors(model, text_hash, vector) VALUES (?, ?, ?)",
+                        [(embedder.model_id, h, to_blob(v)) for h, v in zip(chunk, vectors, strict=True)],
+                    )
+                embedded = len(hashes)
+            store.set_meta("embed_model", embedder.model_id)
+        n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
+        store.set_meta("search_marks", str(n_marks))
+        if new or embedded or deleted:
+            store.set_meta("search_epoch", str(int(store.get_meta("search_epoch") or "0") + 1))
+    return embedded
+
+
+#: the name the indexer integration is documented under
+update_vectors = update_search_index
+
+
+# --- the legs --------------------------------------------------------------------------------------
+
+
+def _kind_clause(kind: str | None, alias: str = "s") -> tuple[str, tuple[Any, ...]]:
+    if kind is None:
+        return "", ()
+    if kind == "test":
+        return f" AND ({alias}.kind = 'test' OR ({alias}.is_test = 1 AND {alias}.kind != 'module'))", ()
+    return f" AND {alias}.kind = ?", (kind,)
+
+
+def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
+    """Symbol ids by BM25 over names (split into words), qualified names, signatures and docstrings."""
+    expr = fts_expression(q)
+    if not expr:
+        return []
+    clause, args = _kind_clause(kind)
+    sql = (
+        "SELECT f.rowid FROM symbols_fts f"
+        + (" JOIN symbols s ON s.id = f.rowid" if clause else "")
+        + f" WHERE symbols_fts MATCH ?{clause} ORDER BY bm25(symbols_fts, 6.0, 3.0, 1.5, 1.0) LIMIT ?"
+    )
+    try:
+        return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
+    except sqlite3.OperationalError as exc:
+        log.debug("FTS query %r failed: %s", expr, exc)
+        return []
+
+
+def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
+    """Symbol ids whose name or qualified name contains a query identifier or long word as a substring."""
+    from .embed import split_identifier
+
+    parts = {w for i in q.identifiers for w in split_identifier(i)}
+    # identifiers as written, and plain words; not the pieces of identifiers (``ttleGua`` is not ``ttle``)
+    needles = [i for i in q.identifiers if len(i) >= 3] + [w for w in q.words if len(w) >= 4 and w not in parts]
+    if not needles or not _has_table(conn, "symbols_trigram"):
+        return []
+    expr = " OR ".join(dict.fromkeys(fts_quote(n) for n in needles))
+    clause, args = _kind_clause(kind)
+    sql = (
+        "SELECT t.rowid FROM symbols_trigram t"
+        + (" JOIN symbols s ON s.id = t.rowid" if clause else "")
+        + f" WHERE symbols_trigram MATCH ?{clause} ORDER BY bm25(symbols_trigram, 2.0, 1.0) LIMIT ?"
+    )
+    try:
+        return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
+    except sqlite3.OperationalError as exc:
+        log.debug("trigram query %r failed: %s", expr, exc)
+        return []
+
+
+def _like(term: str) -> str:
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def keyword_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
+    """Symbol ids by ``LIKE`` matches of the query terms (the fallback when SQLite has no FTS5)."""
+    terms = list(dict.fromkeys([i.lower() for i in q.identifiers] + [_stem(w) for w in q.words]))[:12]
+    if not terms:
+        return []
+    score_parts: list[str] = []
+    where: list[str] = []
+    args: list[Any] = []
+    for t in terms:
+        pattern = _like(t)
+        score_parts.append(
+            "(CASE WHEN s.name LIKE ? ESCAPE '\\' THEN 4 ELSE 0 END) + (CASE WHEN s.qualname LIKE ? ESCAPE '\\' THEN 2"
+            " ELSE 0 END) + (CASE WHEN s.signature LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END)"
+            " + (CASE WHEN s.docstring LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END)"
+        )
+        args.extend([pattern] * 4)
+    for t in terms:
+        where.append("s.name LIKE ? ESCAPE '\\' OR s.qualname LIKE ? ESCAPE '\\' OR s.docstring LIKE ? ESCAPE '\\'")
+        args.extend([_like(t)] * 3)
+    clause, kargs = _kind_clause(kind)
+    sql = (
+        f"SELECT s.id, {' + '.join(score_parts)} AS score FROM symbols s WHERE ({' OR '.join(where)}){clause}"
+        " ORDER BY score DESC, length(s.name), s.id LIMIT ?"
+    )
+    return [r[0] for r in conn.execute(sql, (*args, *kargs, depth))]
+
+
+@dataclass
+class _Vectors:
+    epoch: str
+    ids: npt.NDArray[np.int64]
+    kinds: npt.NDArray[np.str_]
+    tests: npt.NDArray[np.bool_]
+    matrix: npt.NDArray[np.float32]
+    row: dict[int, int]
+
+
+_VECTOR_CACHE: dict[tuple[str, str], _Vectors] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
+    """The stored vectors of ``model_id`` as one matrix (cached per process until the search tables change)."""
+    conn = store.conn
+    if not _has_table(conn, "search_symbols"):
+        return None
+    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}"
+    key = (str(store.path), model_id)
+    with _CACHE_LOCK:
+        cached = _VECTOR_CACHE.get(key)
+        if cached is not None and cached.epoch == epoch:
+            return cached
+    from .embed import from_blobs
+
+    rows = conn.execute(
+        "SELECT m.symbol_id, s.kind, s.is_test, v.vector FROM search_symbols m JOIN vectors v"
+        " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id ORDER BY m.symbol_id",
+        (model_id,),
+    ).fetchall()
+    if not rows:
+        return None
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    loaded = _Vectors(
+        epoch=epoch,
+        ids=ids,
+        kinds=np.array([r[1] for r in rows]),
+        tests=np.fromiter((bool(r[2]) for r in rows), dtype=np.bool_, count=len(rows)),
+        matrix=from_blobs((r[3] for r in rows), dim),
+        row={int(sid): i for i, sid in enumerate(ids)},
+    )
+    with _CACHE_LOCK:
+        _VECTOR_CACHE[key] = loaded
+    return loaded
+
+
+def _top(scores: npt.NDArray[np.float32], depth: int) -> npt.NDArray[np.int64]:
+    if len(scores) > depth:
+        part = np.argpartition(-scores, depth)[:depth]
+        return part[np.argsort(-scores[part], kind="stable")]
+    return np.argsort(-scores, kind="stable")
+
+
+def vector_leg(
+    vectors: _Vectors, query_vector: npt.NDArray[np.float32], kind: str | None = None, depth: int = LEG_DEPTH
+) -> list[int]:
+    """Symbol ids by cosine similarity to the query vector (k-NN over the stored matrix)."""
+    scores = vectors.matrix @ query_vector
+    if kind is not None:
+        mask = (
+            (vectors.tests & (vectors.kinds != "module")) | (vectors.kinds == "test")
+            if kind == "test"
+            else vectors.kinds == kind
+        )
+        scores = np.where(mask, scores, -np.inf).astype(np.float32)
+    order = _top(scores, depth)
+    return [int(vectors.ids[i]) for i in order if np.isfinite(scores[i])]
+
+
+def graph_leg(conn: sqlite3.Connection, seeds: Sequence[int], hops: int = 2) -> list[int]:
+    """``seeds`` (hop 0) then their neighbours along call / import / inheritance edges (both ways), nearest first.
+
+    The seeds stay in the ranking: left out, every lower lexical or semantic hit that happens to be
+    their neighbour would get one more vote than the seeds themselves.
+    """
+    if not seeds:
+        return []
+    seed_rank = {sid: i for i, sid in enumerate(seeds)}
+    best: dict[int, tuple[int, int, float]] = {sid: (0, i, 0.0) for i, sid in enumerate(seeds)}
+    frontier: dict[int, int] = dict(seed_rank)
+    kinds = ",".join(f"'{k}'" for k in GRAPH_EDGE_KINDS)
+    for hop in range(1, hops + 1):
+        ids = list(frontier)
+        found: dict[int, tuple[int, int, float]] = {}
+        for i in range(0, len(ids), 400):
+            chunk = ids[i : i + 400]
+            ph = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                f"SELECT src_id, dst_id, confidence FROM edges WHERE kind IN ({kinds}) AND src_id IN ({ph})"
+                f" UNION ALL SELECT dst_id, src_id, confidence FROM edges WHERE kind IN ({kinds}) AND dst_id IN ({ph})",
+                (*chunk, *chunk),
+            ).fetchall()
+            per_node: dict[int, int] = defaultdict(int)
+            for here, there, confidence in sorted(rows, key=lambda r: -r[2]):
+                if there in best or per_node[here] >= GRAPH_FANOUT:
+                    continue
+                per_node[here] += 1
+                key = (hop, frontier[here], -confidence)
+                if there not in found or key < found[there]:
+                    found[there] = key
+        best.update(found)
+        frontier = {sid: key[1] for sid, key in found.items()}
+        if not frontier:
+            break
+    return sorted(best, key=lambda sid: (best[sid], sid))
+
+
+# --- search ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: int
+    name: str
+    qualname: str
+    kind: str
+    line: int
+    path: str
+    language: str
+    module: str
+    is_test: bool
+
+
+def _rows(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, _Row]:
+    ids = list(ids)
+    out: dict[int, _Row] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        for r in conn.execute(
+            "SELECT s.id, s.name, s.qualname, s.kind, s.start_line, f.path, coalesce(f.language, ''),"
+            " coalesce(f.module, ''), s.is_test OR f.is_test FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            out[r[0]] = _Row(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]))
+    return out
+
+
+def _is_kind(row: _Row, kind: str) -> bool:
+    if kind == "test":
+        return row.kind == "test" or (row.is_test and row.kind != "module")
+    return row.kind == kind
+
+
+def _qualified(row: _Row) -> str:
+    return row.name if row.kind == "module" else row.qualname
+
+
+def _boost(row: _Row, q: ParsedQuery, context_files: frozenset[str]) -> float:
+    factor = 1.0
+    idents = {i.lower() for i in q.identifiers}
+    qual = row.qualname.lower()
+    full = {qual, _qualified(row).lower()}
+    if row.module:
+        full.add(f"{row.module}.{row.qualname}".lower())
+    if idents & full or any(("." in i or "::" in i) and qual.endswith("." + i.replace("::", ".")) for i in idents):
+        factor *= BOOST_EXACT_QUALNAME
+    elif row.name.lower() in idents:
+        factor *= BOOST_IDENTIFIER
+    kind = "test" if row.is_test else row.kind
+    if q.kinds:
+        if kind in q.kinds or row.kind in q.kinds:
+            factor *= BOOST_KIND
+    elif kind in PRIOR:
+        factor *= PRIOR[kind]
+    if row.path in context_files:
+        factor *= BOOST_CONTEXT_FILE
+    return factor
+
+
+def _mode(store: Store, requested: str | None, have_vectors: bool) -> str:
+    if requested not in (None, "auto", *MODES):
+        raise ConfigError(f"unknown search mode '{requested}': use one of {', '.join(MODES)}")
+    lexical = "fts" if store.has_fts else "keyword"
+    if requested == "semantic":
+        return "semantic" if have_vectors else lexical
+    if requested in ("fts", "keyword"):
+        return lexical if requested == "fts" or lexical == "keyword" else "keyword"
+    if not store.has_fts:
+        return "keyword"
+    return "hybrid" if have_vectors else "fts"
+
+
+def search(
+    store: Store,
+    query: str,
+    *,
+    repo: Repo | None = None,
+    model: str | None = "fast",
+    embedder: Embedder | None = None,
+    kind: str | None = None,
+    limit: int = 10,
+    context_files: Iterable[str] = (),
+    mode: str | None = None,
+    legs: Sequence[str] | None = None,
+) -> SearchResult:
+    """Search the index for ``query``; see the module docstring for the legs and the fallbacks.
+
+    ``model`` (``fast`` | ``quality`` | None) picks the embedding model unless ``embedder`` is given.
+    ``mode`` asks for ``hybrid`` (default: the best available), ``fts``, ``semantic`` or ``keyword``;
+    ``legs`` keeps only some of ``lexical``, ``vector``, ``graph`` (for evaluations).
+    """
+    q = parse_query(query)
+    if embedder is None and model is not None and mode not in ("fts", "keyword"):
+        from .embed import load_embedder
+
+        embedder = load_embedder(model)
+    conn = store.conn
+    if needs_update(store, embedder.model_id if embedder is not None else None):
+        if repo is None and embedder is not None and _has_table(conn, "search_symbols"):
+            log.info("the search tables are behind the index: pass the repository to update them")
+        else:
+            try:
+                _update(store, repo, embedder)
+            except CrgError as exc:  # e.g. locked by a running indexer: search what is there
+                log.warning("could not update the search tables (%s): results may be incomplete", exc)
+    vectors = load_vectors(store, embedder.model_id, embedder.dim) if embedder is not None else None
+    ran = _mode(store, mode, vectors is not None)
+    use = set(legs) if legs is not None else {"lexical", "vector", "graph"}
+
+    # every available leg runs (the graph leg grows from the others' top hits); ``use`` picks the fused ones
+    ranked: dict[str, list[int]] = {}
+    sub_leg: dict[int, str] = {}
+    depth = LEG_DEPTH
+    if ran != "semantic":
+        if ran == "keyword":
+            lexical = keyword_leg(conn, q, kind, depth)
+            sub_leg.update((sid, "keyword") for sid in lexical)
+        else:
+            bm25 = fts_leg(conn, q, kind, depth)
+            in_bm25 = set(bm25)
+            tri = [sid for sid in trigram_leg(conn, q, kind, depth) if sid not in in_bm25]
+            sub_leg.update((sid, "trigram") for sid in tri)
+            sub_leg.update((sid, "fts") for sid in bm25)
+            lexical = bm25 + tri
+        ranked["lexical"] = lexical
+    if vectors is not None and embedder is not None and ran != "fts" and "vector" in use | {"graph"}:
+        from .embed import query_text
+
+        qv = embedder.embed([query_text(query)])[0]
+        if np.any(qv):
+            ranked["vector"] = vector_leg(vectors, qv, kind, depth)
+    if "graph" in use:
+        # interleaved: the first lexical hit, the first semantic hit, the second lexical hit, ...
+        tops = [r[:GRAPH_SEEDS] for r in ranked.values()]
+        seeds = list(dict.fromkeys(top[i] for i in range(GRAPH_SEEDS) for top in tops if i < len(top)))
+        neighbours = graph_leg(conn, seeds)
+        if kind is not None:
+            rows = _rows(conn, neighbours)
+            neighbours = [s for s in neighbours if s in rows and _is_kind(rows[s], kind)]
+        ranked["graph"] = neighbours[:depth]
+    rankings = {leg: ids for leg, ids in ranked.items() if leg in use}
+    found_by: dict[int, list[str]] = defaultdict(list)
+    for leg, ids in rankings.items():
+        for sid in ids:
+            found_by[sid].append(sub_leg.get(sid, leg) if leg == "lexical" else leg)
+
+    fused = rrf(rankings)
+    # boosts need the rows; look at the best few hundred only
+    candidates = sorted(fused, key=lambda s: -fused[s])[: max(limit * 10, 200)]
+    rows = _rows(conn, candidates)
+    contexts = frozenset(context_files)
+    scored = sorted(
+        ((fused[s] * _boost(rows[s], q, contexts), s) for s in candidates if s in rows),
+        key=lambda t: (-t[0], t[1]),
+    )
+    hits = tuple(
+        Hit(
+            name=rows[s].name,
+            qualified_name=_qualified(rows[s]),
+            kind=rows[s].kind,
+            file=rows[s].path,
+            line=rows[s].line,
+            language=rows[s].language,
+            score=score,
+            legs=tuple(dict.fromkeys(found_by[s])),
+            symbol_id=s,
+        )
+        for score, s in scored[:limit]
+    )
+    return SearchResult(query=query, mode=ran, results=hits)
+
+
+# --- related code for reviews ----------------------------------------------------------------------
+
+#: cosine similarity below which code is not called related
+RELATED_MIN_SIMILARITY = 0.75
+RELATED_PER_SYMBOL = 3
+
+
+def related_code(
+    store: Store,
+    changed_symbol_ids: Sequence[int],
+    exclude_ids: Iterable[int] = (),
+    limit: int = 10,
+    *,
+    model: str = "fast",
+    embedder: Embedder | None = None,
+) -> list[Related]:
+    """Code that may need the same change: the symbols most similar to each changed one.
+
+    Leaves out the changed symbols, ``exclude_ids`` (e.g. the impacted ones), and each symbol's own
+    callers and callees. Needs vectors (:func:`update_search_index`); without them returns nothing.
+    """
+    if not changed_symbol_ids:
+        return []
+    if embedder is None:
+        from .embed import load_embedder
+
+        embedder = load_embedder(model)
+    vectors = load_vectors(store, embedder.model_id, embedder.dim)
+    if vectors is None:
+        log.info("no vectors in the index: no related code")
+        return []
+    conn = store.conn
+    changed = list(dict.fromkeys(changed_symbol_ids))
+    excluded = set(changed) | set(exclude_ids)
+    info = _rows(conn, changed)
+    out: list[Related] = []
+    seen: set[int] = set()
+    for sid in changed:
+        if sid not in vectors.row or sid not in info or info[sid].kind == "module":
+            continue
+        neighbours = {
+            r[0]
+            for r in conn.execute(
+                "SELECT dst_id FROM edges WHERE src_id = ? UNION SELECT src_id FROM edges WHERE dst_id = ?", (sid, sid)
+            )
+        }
+        sims = vectors.matrix @ vectors.matrix[vectors.row[sid]]
+        same_kind = (
+            np.isin(vectors.kinds, ["function", "method"])
+            if info[sid].kind in ("function", "method")
+            else (vectors.kinds == info[sid].kind)
+        )
+        sims = np.where(same_kind & ~vectors.tests, sims, -1.0).astype(np.float32)
+        found = 0
+        for i in _top(sims, 50):
+            other = int(vectors.ids[i])
+            score = float(sims[i])
+            if score < RELATED_MIN_SIMILARITY or found >= RELATED_PER_SYMBOL:
+                break
+            if other in excluded or other in neighbours or other in seen:
+                continue
+            found += 1
+            seen.add(other)
+            out.append(Related(file="", qualname=str(other), score=round(score, 4), for_=info[sid].qualname))
+    rows = _rows(conn, [int(r.qualname) for r in out])
+    named = [
+        Related(
+            file=rows[int(r.qualname)].path,
+            qualname=_qualified(rows[int(r.qualname)]),
+            score=r.score,
+            for_=r.for_,
+            reason=f"similar to {r.for_} (cosine {r.score:.2f}), neither its caller nor its callee",
+        )
+        for r in out
+        if int(r.qualname) in rows
+    ]
+    named.sort(key=lambda r: -r.score)
+    return named[:limit]
