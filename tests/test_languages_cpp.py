@@ -143,3 +143,22 @@ void broken( {
     assert result.has_errors is True
     assert {"Good", "Good::run"} <= {s.qualname for s in result.symbols}
     assert Reference("call", "helper", "", 2, "Good::run", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"""class Renderer {
+  Canvas* canvas_;
+  void draw(Scene& scene, Camera* cam) {
+    Frame frame(1);
+    Brush* brush = new Brush();
+  }
+};
+"""
+    facts = [(r.name, r.receiver, r.scope) for r in parse(source, "r.cc", "cpp").references if r.kind == "assign"]
+    assert facts == [
+        ("canvas_", "Canvas", "Renderer"),
+        ("scene", "Scene", "Renderer::draw"),
+        ("cam", "Camera", "Renderer::draw"),
+        ("frame", "Frame", "Renderer::draw"),
+        ("brush", "Brush", "Renderer::draw"),
+    ]

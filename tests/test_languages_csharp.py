@@ -160,3 +160,24 @@ def test_syntax_error_keeps_what_was_recovered() -> None:
     assert result.has_errors is True
     assert {"Good", "Good.Run"} <= {s.qualname for s in result.symbols}
     assert Reference("call", "Helper", "", 3, "Good.Run", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"""class Checkout {
+    private IGateway _gateway;
+    void Pay(Order order, List<Item> items) {
+        Receipt receipt = _gateway.Charge(order);
+        var mailer = new Mailer();
+    }
+}
+"""
+    facts = [
+        (r.name, r.receiver, r.scope) for r in parse(source, "Checkout.cs", "csharp").references if r.kind == "assign"
+    ]
+    assert facts == [
+        ("_gateway", "IGateway", "Checkout"),
+        ("order", "Order", "Checkout.Pay"),
+        ("items", "List<Item>", "Checkout.Pay"),
+        ("receipt", "Receipt", "Checkout.Pay"),
+        ("mailer", "Mailer", "Checkout.Pay"),
+    ]

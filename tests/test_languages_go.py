@@ -162,3 +162,22 @@ func (t *T) After() { Good() }
     qualnames = {s.qualname for s in result.symbols}
     assert "Good" in qualnames
     assert Reference("call", "helper", "", 3, "Good", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"""package x
+
+func (s *Server) Handle(w http.ResponseWriter, r *Request) {
+	c := &Conn{}
+	var buf bytes.Buffer
+	s.serve(c)
+}
+"""
+    facts = [(r.name, r.receiver, r.scope) for r in parse(source, "x.go", "go").references if r.kind == "assign"]
+    assert facts == [
+        ("s", "Server", "Server.Handle"),
+        ("w", "http.ResponseWriter", "Server.Handle"),
+        ("r", "Request", "Server.Handle"),
+        ("c", "Conn", "Server.Handle"),
+        ("buf", "bytes.Buffer", "Server.Handle"),
+    ]

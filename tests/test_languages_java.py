@@ -183,3 +183,24 @@ def test_syntax_error_keeps_what_was_recovered() -> None:
     assert result.has_errors is True
     assert {"Good", "Good.run"} <= {s.qualname for s in result.symbols}
     assert Reference("call", "helper", "", 2, "Good.run", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"""class Checkout {
+    private PaymentGateway gateway;
+    void pay(Order order, List<Item> items) {
+        Receipt receipt = gateway.charge(order);
+        var mailer = new Mailer();
+    }
+}
+"""
+    facts = [
+        (r.name, r.receiver, r.scope) for r in parse(source, "Checkout.java", "java").references if r.kind == "assign"
+    ]
+    assert facts == [
+        ("gateway", "PaymentGateway", "Checkout"),  # a field: visible from every method
+        ("order", "Order", "Checkout.pay"),
+        ("items", "List<Item>", "Checkout.pay"),
+        ("receipt", "Receipt", "Checkout.pay"),
+        ("mailer", "Mailer", "Checkout.pay"),  # `var` is no type: the constructor tells
+    ]

@@ -182,3 +182,14 @@ class Later {
     qualnames = {s.qualname for s in result.symbols}
     assert "ok" in qualnames
     assert any(r.name == "ok" and r.kind == "call" for r in result.references)
+
+
+def test_type_facts_and_local_names() -> None:
+    source = (
+        b"function checkout(cart, qty) {\n  const receipt = new Receipt(cart);\n  submit(cart, format, receipt);\n}\n"
+    )
+    refs = parse(source, "a.js", "javascript").references
+
+    assert Reference("assign", "receipt", "Receipt", 2, "checkout", None, ()) in refs
+    # parameters and typed locals name no definition: only `format` is kept as a value use
+    assert [r.name for r in refs if r.kind == "ref"] == ["format"]

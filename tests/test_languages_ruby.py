@@ -177,3 +177,9 @@ def broken(
     assert result.has_errors is True
     assert {"Good", "Good#run"} <= {s.qualname for s in result.symbols}
     assert Reference("call", "helper", "", 3, "Good#run", 1, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"def checkout\n  cart = Shop::Cart.new\n  mailer = Mailer.new(cart)\n  total = cart.total\nend\n"
+    facts = [(r.name, r.receiver) for r in parse(source, "a.rb", "ruby").references if r.kind == "assign"]
+    assert facts == [("cart", "Shop::Cart"), ("mailer", "Mailer")]

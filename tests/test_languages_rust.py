@@ -157,3 +157,9 @@ struct After;
     assert result.has_errors is True
     assert "good" in {s.qualname for s in result.symbols}
     assert Reference("call", "helper", "", 1, "good", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"fn run(cfg: &Config, pool: Pool<Conn>) {\n    let srv = Server::new(cfg);\n    let p = Point { x: 1 };\n    let n: Counter = make();\n}\n"
+    facts = [(r.name, r.receiver) for r in parse(source, "src/main.rs", "rust").references if r.kind == "assign"]
+    assert facts == [("cfg", "Config"), ("pool", "Pool"), ("srv", "Server"), ("p", "Point"), ("n", "Counter")]

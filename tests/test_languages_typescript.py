@@ -153,3 +153,9 @@ export function broken(a: number {
     assert result.has_errors is True
     assert "Good.run" in {s.qualname for s in result.symbols}
     assert Reference("call", "helper", "", 2, "Good.run", 0, ()) in result.references
+
+
+def test_type_facts() -> None:
+    source = b"function pay(order: Order, gateway?: billing.Gateway, items: Array<Item> = []) {\n  const log: Logger = make();\n}\n"
+    facts = [(r.name, r.receiver) for r in parse(source, "a.ts", "typescript").references if r.kind == "assign"]
+    assert facts == [("order", "Order"), ("gateway", "billing.Gateway"), ("items", "Array<Item>"), ("log", "Logger")]

@@ -1,4 +1,4 @@
-"""Tree-sitter node helpers the language hook modules share: text, doc comments, spans, callees.
+"""Tree-sitter node helpers the language hook modules share: doc comments, spans, callees, arguments.
 
 Hooks run once per definition, call or import (not per node), so these helpers may walk a few
 siblings or ancestors but never a whole subtree.
@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Container
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from ..parse import one_line, text
+
+if TYPE_CHECKING:
+    from ..model import ParseResult
 
 __all__ = [
     "clean_comment",
     "comments_before",
     "count_args",
     "doc_comment",
+    "drop_local_refs",
     "one_line",
     "preceding_siblings",
     "split_callee",
@@ -23,28 +29,14 @@ __all__ = [
     "unquote",
 ]
 
-_WS = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
 _GENERICS = re.compile(r"(::)?<[^<>()]*(<[^<>()]*>[^<>()]*)*>")
 _COMMENT_MARKERS = re.compile(r"^\s*(/\*\*?|///?!?|#+|\*(?!/))\s?")
 _COMMENT_END = re.compile(r"\s*\*+/\s*$")
 
 
-def text(node: Any, source: bytes) -> str:
-    """The source text of a node ('' for None)."""
-    if node is None:
-        return ""
-    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def one_line(value: str, limit: int = 300) -> str:
-    """Collapse whitespace and cut to ``limit`` characters."""
-    value = _WS.sub(" ", value).strip()
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
 def unquote(value: str) -> str:
-    """A string literal's contents: quotes (``'``, ``"``, backticks, ``%q()``-free) removed."""
+    """A string literal's contents: its quotes (``'``, ``"`` or backticks) removed."""
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
         return value[1:-1]
     return value
@@ -161,3 +153,23 @@ def count_args(
         else:
             positional += 1
     return (None if unknown else positional), tuple(keywords)
+
+
+def drop_local_refs(result: ParseResult) -> None:
+    """The ``finalize`` hook: drop value references (``ref``) to a parameter or typed local of their own scope.
+
+    ``(arguments (identifier))`` patterns mostly catch variables; only the names that can be a function
+    passed by name are worth resolving."""
+    local: dict[str, set[str]] = {}
+    for s in result.symbols:
+        if s.params:
+            local[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
+    for r in result.references:
+        if r.kind == "assign":
+            local.setdefault(r.scope, set()).add(r.name)
+    if local:
+        result.references = [
+            r
+            for r in result.references
+            if not (r.kind == "ref" and not r.receiver and r.name in local.get(r.scope, ()))
+        ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Import
 from ._nodes import count_args, doc_comment, one_line, split_callee, text
+from ._nodes import drop_local_refs as finalize
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -23,6 +24,7 @@ __all__ = [
     "call_args",
     "decorators",
     "docstring",
+    "finalize",
     "is_test",
     "is_test_file",
     "make_imports",

@@ -25,3 +25,8 @@
 ; using directives (csharp.py tells namespace imports from aliases)
 (using_directive name: (identifier) @import.alias (_) @import.module) @import
 (using_directive !name [(identifier) (qualified_name)] @import.module) @import
+
+; local type facts for the resolver: parameters, locals and fields (fields at class scope), var x = new Foo()
+(parameter type: [(identifier) (qualified_name) (generic_name)] @receiver name: (identifier) @name) @reference.assign
+(variable_declaration type: [(identifier) (qualified_name) (generic_name)] @receiver (variable_declarator name: (identifier) @name)) @reference.assign
+(variable_declarator name: (identifier) @name (object_creation_expression type: [(identifier) (qualified_name) (generic_name)] @receiver)) @reference.assign

@@ -39,3 +39,6 @@
   (#eq? @_req "require"))
 ((variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .))) @import
   (#eq? @_req "require"))
+
+; local type facts for the resolver: const x = new Foo()
+(variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @receiver)) @reference.assign

@@ -17,3 +17,8 @@
 
 ; imports
 (import_spec name: (_)? @import.alias path: (_) @import.module) @import
+
+; local type facts for the resolver: parameters and receivers (pointers unwrapped), x := Foo{…} / &Foo{…}, var x Foo
+(parameter_declaration name: (identifier) @name type: [(type_identifier) @receiver (qualified_type) @receiver (pointer_type [(type_identifier) (qualified_type)] @receiver)]) @reference.assign
+(var_spec name: (identifier) @name type: [(type_identifier) @receiver (qualified_type) @receiver (pointer_type [(type_identifier) (qualified_type)] @receiver)]) @reference.assign
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @receiver) (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @receiver))] .)) @reference.assign

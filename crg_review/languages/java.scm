@@ -30,3 +30,9 @@
 
 ; imports (java.py splits module and name)
 (import_declaration (scoped_identifier) @import.module (asterisk)? @import.wildcard) @import
+
+; local type facts for the resolver: parameters, locals and fields (fields at class scope), var x = new Foo()
+(formal_parameter type: [(type_identifier) (scoped_type_identifier) (generic_type)] @receiver name: (identifier) @name) @reference.assign
+((local_variable_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @receiver declarator: (variable_declarator name: (identifier) @name)) @reference.assign (#not-eq? @receiver "var"))
+(field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @receiver declarator: (variable_declarator name: (identifier) @name)) @reference.assign
+(variable_declarator name: (identifier) @name value: (object_creation_expression type: [(type_identifier) (scoped_type_identifier) (generic_type)] @receiver)) @reference.assign

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Import
 from ._nodes import count_args, doc_comment, one_line, preceding_siblings, split_callee, text, unquote
+from ._nodes import drop_local_refs as finalize
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -26,6 +27,7 @@ __all__ = [
     "decorators",
     "definition_name",
     "docstring",
+    "finalize",
     "is_test",
     "is_test_file",
     "make_imports",

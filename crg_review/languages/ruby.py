@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Import
 from ._nodes import doc_comment, one_line, split_callee, text, unquote
+from ._nodes import drop_local_refs as finalize
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -26,6 +27,7 @@ __all__ = [
     "call_args",
     "definition_name",
     "docstring",
+    "finalize",
     "is_test",
     "is_test_file",
     "make_imports",

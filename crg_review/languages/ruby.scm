@@ -24,3 +24,7 @@
 ; require "x" / require_relative "../x"
 ((call !receiver method: (identifier) @_req arguments: (argument_list . (string . (string_content) @import.module .) .)) @import
   (#any-of? @_req "require" "require_relative" "load"))
+
+; local type facts for the resolver: x = Foo.new(…)
+((assignment left: (identifier) @name right: (call receiver: [(constant) (scope_resolution)] @receiver method: (identifier) @_new)) @reference.assign
+  (#eq? @_new "new"))

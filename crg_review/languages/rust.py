@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Import
 from ._nodes import count_args, doc_comment, one_line, preceding_siblings, split_callee, strip_generics, text
+from ._nodes import drop_local_refs as finalize
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -24,6 +25,7 @@ __all__ = [
     "call_args",
     "decorators",
     "docstring",
+    "finalize",
     "inherit_owner",
     "is_test",
     "is_test_file",

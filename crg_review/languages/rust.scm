@@ -20,3 +20,8 @@
 ; use declarations (rust.py expands use trees)
 (use_declaration argument: (_) @import.module) @import
 (extern_crate_declaration name: (identifier) @import.module alias: (identifier)? @import.alias) @import
+
+; local type facts for the resolver: typed parameters and lets, let x = Foo::new(…) / Foo { … }
+(parameter pattern: (identifier) @name type: [(type_identifier) @receiver (generic_type type: (type_identifier) @receiver) (reference_type type: (type_identifier) @receiver)]) @reference.assign
+(let_declaration pattern: (identifier) @name type: [(type_identifier) @receiver (generic_type type: (type_identifier) @receiver) (reference_type type: (type_identifier) @receiver)]) @reference.assign
+(let_declaration pattern: (identifier) @name value: [(call_expression function: (scoped_identifier path: (identifier) @receiver)) (struct_expression name: (type_identifier) @receiver)]) @reference.assign

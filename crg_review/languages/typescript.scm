@@ -23,3 +23,8 @@
 
 ; `await x.get<T>()` parses as a call of the await expression (grammar quirk with type arguments)
 (call_expression function: (await_expression [(identifier) (member_expression)] @callee) arguments: (arguments) @args) @reference.call
+
+; local type facts: typed parameters and variables
+(required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @receiver)) @reference.assign
+(optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @receiver)) @reference.assign
+(variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @receiver)) @reference.assign
