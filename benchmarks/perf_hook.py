@@ -74,7 +74,7 @@ def main() -> None:
         home = CACHE_DIR / "pre-commit-home"
         env = _env({"PRE_COMMIT_HOME": str(home)})
         rev = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True
+            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
         ).stdout.strip()
         config = f"repos:\n  - repo: {ROOT}\n    rev: {rev}\n    hooks:\n      - id: crg-review\n"
         (repo / ".pre-commit-config.yaml").write_text(config)
