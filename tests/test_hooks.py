@@ -21,6 +21,13 @@ TESTS = "from calc import add, total\n\n\ndef test_add():\n    assert add(1, 2) 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def clean_env(**extra: str) -> dict[str, str]:
+    """crg_env() without the PRE_COMMIT_* variables of a hook that may be running these tests."""
+    env = {k: v for k, v in crg_env().items() if not k.startswith("PRE_COMMIT")}
+    env.update(extra)
+    return env
+
+
 def hook_env(**extra: str) -> dict[str, str]:
     """What a developer's shell passes to git: crg-review found through CRG_REVIEW."""
     env = {"CRG_REVIEW": CRG}
@@ -38,7 +45,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def install(repo: Path, *args: str) -> str:
-    run = crg("install-hooks", *args, cwd=repo, env=crg_env())
+    run = crg("install-hooks", *args, cwd=repo, env=clean_env())
     assert run.code == 0, run
     return run.out
 
@@ -257,7 +264,7 @@ def test_hook_pre_push_reads_the_refs_on_stdin(repo: Path, pushed: Path) -> None
         input=refs,
         capture_output=True,
         text=True,
-        env=crg_env(),
+        env=clean_env(),
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
@@ -270,14 +277,14 @@ def test_hook_under_pre_commit_framework_variables_reviews_the_range(repo: Path)
     base = git(repo, "rev-parse", "HEAD").strip()
     write(repo, "calc.py", CALC.replace("return a + b", "return b + a"))
     head = commit(repo, "swap")
-    run = crg("hook", cwd=repo, env=crg_env(PRE_COMMIT_FROM_REF=base, PRE_COMMIT_TO_REF=head))
+    run = crg("hook", cwd=repo, env=clean_env(PRE_COMMIT_FROM_REF=base, PRE_COMMIT_TO_REF=head))
     assert run.code == 0, run
     assert f"crg-review: push {base[:10]}..{head[:10]}" in run.out
     assert "calc.py::add (modified)" in run.out
 
 
 def test_hook_outside_a_repository_fails_open(tmp_path: Path) -> None:
-    run = crg("hook", cwd=tmp_path, env=crg_env())
+    run = crg("hook", cwd=tmp_path, env=clean_env())
     assert run.code == 0
     assert run.err.startswith("crg-review: warning: review skipped (not a git repository")
 
