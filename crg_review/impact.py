@@ -23,6 +23,7 @@ import logging
 import posixpath
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -68,6 +69,10 @@ DISPATCH_CONFIDENCE = 0.7
 OVERRIDE_CONFIDENCE = 0.3
 #: confidence of ``obj.m()`` in a scope that also uses m's class (the receiver's type is unknown)
 RECEIVER_GUESS_CONFIDENCE = 0.5
+#: the test walk guesses receivers for the changed methods and their callers this many edges away
+RECEIVER_GUESS_MAX_DEPTH = 1
+#: subclasses whose use counts as a use of the method's class in the receiver guess
+RECEIVER_GUESS_MAX_CLASSES = 50
 #: a method name used at more call sites than this is too common for the receiver guess
 RECEIVER_GUESS_MAX_REFS = 2000
 
@@ -205,6 +210,9 @@ class Graph:
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] = {}
         self._children: dict[int, list[Node]] = {}
+        self._aliases: dict[int, dict[str, list[int]]] = {}
+        self._closure: dict[tuple[int, str], list[int]] = {}
+        self._guesses: dict[int, list[EdgeIn]] = {}
 
     def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
         """Nodes by id (missing ids are left out)."""
@@ -243,6 +251,38 @@ class Graph:
                 if src != dst:
                     self._incoming[dst].append(EdgeIn(src, dst, kind, conf, resolution, line))
         return {i: self._incoming[i] for i in ids}
+
+    def aliases(self, node: Node) -> list[int]:
+        """Other definitions of the same qualname in the same file (``f``, ``f#2``: ``typing.overload``
+        stubs, conditional definitions): the resolver binds calls to the first one only."""
+        if node.kind not in _FUNCTION_KINDS:
+            return []
+        if node.file_id not in self._aliases:
+            groups: dict[str, list[int]] = {}
+            numbered = self.conn.execute(
+                "SELECT id, qualname FROM symbols WHERE file_id=? AND instr(qualname, '#') > 0", (node.file_id,)
+            ).fetchall()
+            for sid, qualname in numbered:
+                groups.setdefault(qualname.split("#", 1)[0], []).append(sid)
+            for base, ids in groups.items():
+                row = self.conn.execute(
+                    "SELECT id FROM symbols WHERE file_id=? AND qualname=?", (node.file_id, base)
+                ).fetchone()
+                if row is not None:
+                    ids.insert(0, row[0])
+            self._aliases[node.file_id] = groups
+        group = self._aliases[node.file_id].get(node.qualname.split("#", 1)[0], [])
+        return [i for i in group if i != node.id]
+
+    def callers_of(self, node: Node, incoming: dict[int, list[EdgeIn]]) -> list[EdgeIn]:
+        """Edges into ``node`` and into its aliases (as edges into ``node``)."""
+        edges = list(incoming.get(node.id, []))
+        others = self.aliases(node)
+        if others:
+            for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
+                if e.src != node.id:
+                    edges.append(EdgeIn(e.src, node.id, e.kind, e.confidence, e.resolution, e.line))
+        return edges
 
     def outgoing(self, ids: Iterable[int], kinds: Sequence[str] | None = None) -> list[EdgeIn]:
         """Edges out of ``ids``."""
@@ -291,15 +331,18 @@ class Graph:
         return self._children[sid]
 
     def _transitive(self, start: int, step: Any) -> list[int]:
-        seen: list[int] = []
-        queue = list(step(start))
-        while queue:
-            c = queue.pop(0)
-            if c in seen or c == start:
-                continue
-            seen.append(c)
-            queue.extend(step(c))
-        return seen
+        key = (start, step.__name__)
+        if key not in self._closure:
+            seen: dict[int, None] = {}  # ordered: nearest first
+            queue = deque(step(start))
+            while queue:
+                c = queue.popleft()
+                if c in seen or c == start:
+                    continue
+                seen[c] = None
+                queue.extend(step(c))
+            self._closure[key] = list(seen)
+        return self._closure[key]
 
     def base_methods(self, method: Node) -> list[Node]:
         """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
@@ -322,9 +365,15 @@ class Graph:
     def receiver_guesses(self, method: Node) -> list[EdgeIn]:
         """Scopes that call ``x.<name>()`` on an unknown receiver and also use the method's class (or a
         subclass, or get one from a fixture): likely callers the resolver could not pin down."""
+        if method.id not in self._guesses:
+            self._guesses[method.id] = self._receiver_guesses(method)
+        return self._guesses[method.id]
+
+    def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        classes = [method.parent_id, *self._transitive(method.parent_id, self.subclasses)]
+        # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
+        classes = [method.parent_id, *self._transitive(method.parent_id, self.subclasses)[:RECEIVER_GUESS_MAX_CLASSES]]
         class_ids = set(classes)
         for cls in classes:
             class_ids.update(c.id for c in self.children(cls) if c.name == "__init__")
@@ -642,7 +691,7 @@ def walk_dependants(
             dst_node = nodes.get(dst)
             if dst_node is None:
                 continue
-            edges = list(incoming.get(dst, []))
+            edges = graph.callers_of(dst_node, incoming)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
@@ -743,11 +792,11 @@ def walk_tests(
             if _is_autouse(node):
                 for t in _autouse_scope(graph, node):
                     _add_hit(hits, t, t.qualname, depth + 1, "fixture", state[dst][2])
-            edges = list(incoming.get(dst, []))
+            edges = graph.callers_of(node, incoming)
             edges += [
                 EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
             ]
-            if dst in start_set:
+            if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
             src_nodes = graph.nodes(e.src for e in edges)
             for e in edges:

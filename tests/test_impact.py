@@ -448,3 +448,38 @@ def test_the_json_contract(tmp_path: Path, capsys: Any) -> None:
     assert {"changed", "impacted", "impacted_total", "impacted_cut", "tests", "findings", "timings"} <= set(stats)
     assert {"diff", "index", "analysis", "total"} <= set(stats["timings"])
     assert all("\\" not in c["file"] and not c["file"].startswith("/") for c in data["changed"])
+
+
+def test_callers_of_an_overload_stub_reach_the_implementation(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/over.py",
+        "from typing import overload\n\n\n@overload\ndef conv(x: int) -> int: ...\n\n\n@overload\n"
+        "def conv(x: str) -> str: ...\n\n\ndef conv(x):\n    return x\n\n\ndef user():\n    return conv(1)\n",
+    )
+    commit(repo, "overloads")
+    edit(repo, "pkg/over.py", "    return x\n", "    return x * 1\n")
+    data = review(capsys, repo)
+    assert changed(data) == {("conv#3", "modified")}
+    assert impacted(data)["user"]["via"] == ["conv#3"]
+
+
+def test_a_method_called_on_an_object_from_a_fixture_is_tested_by_that_test(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    others = "".join(f"\n\nclass Other{i}:\n    def fetch(self):\n        return {i}\n" for i in range(3))
+    write(
+        repo,
+        "pkg/client.py",
+        "def helper():\n    return 1\n\n\nclass Client:\n    def fetch(self):\n        return helper()\n" + others,
+    )
+    write(
+        repo,
+        "tests/test_client.py",
+        "import pytest\n\nfrom pkg.client import Client\n\n\n@pytest.fixture\ndef client():\n    return Client()\n\n\n"
+        "def test_fetch(client):\n    assert client.fetch() == 1\n",
+    )
+    commit(repo, "client")
+    edit(repo, "pkg/client.py", "    return 1\n", "    return 2\n")
+    # client.fetch() matches four methods by name (too weak to follow); the fixture builds a Client
+    assert selected(review(capsys, repo)) == {"tests/test_client.py::test_fetch": (2, "graph")}
