@@ -23,7 +23,7 @@ from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
 from .resolve import Resolver, affected_files, dependents_before, hierarchy_dependents, inherit_pairs
-from .store import Store
+from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
     from .gitio import Entry, Repo
@@ -191,8 +191,12 @@ def update_index(
             resolver = Resolver(conn)  # base look-ups cached before the second pass are stale
         ordered = sorted(targets)
         if full:
-            resolver.resolve_bases(ordered)
-        resolver.resolve_files(ordered)
+            with store.bulk_load(EDGE_INDEXES):
+                resolver.resolve_bases(ordered)
+                resolver.preload_bases()
+                resolver.resolve_files(ordered)
+        else:
+            resolver.resolve_files(ordered)
         report.resolved_files = len(ordered)
         report.timings["resolve"] = time.perf_counter() - mark
         store.set_meta("indexed", label)

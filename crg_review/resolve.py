@@ -187,8 +187,22 @@ class Resolver:
             ).fetchall()
         return self._file_imports[file_id]
 
+    def preload_bases(self) -> None:
+        """Read every inheritance edge at once (a full build, after :meth:`resolve_bases`)."""
+        self._bases = {}
+        for src, dst in self.conn.execute(
+            "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols d ON d.id=e.dst_id JOIN files f ON f.id=d.file_id "
+            "WHERE e.kind='inherit' ORDER BY e.src_id, e.line, f.path, d.qualname"
+        ):
+            self._bases.setdefault(src, []).append(dst)
+        self._bases_complete = True
+
+    _bases_complete = False
+
     def bases_of(self, class_id: int) -> list[int]:
         """Resolved in-repo bases of a class, in declaration order (inherit edges)."""
+        if self._bases_complete:
+            return self._bases.get(class_id, [])
         if class_id not in self._bases:
             self._bases[class_id] = [
                 r[0]

@@ -128,6 +128,8 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(
 
 #: indexes that only reads use (deleting a file's rows needs the *_file ones and symbols_parent)
 _BULK_INDEXES = ("refs_name", "imports_name", "imports_tail", "bases_name", "symbols_name")
+#: edge indexes a full resolution does not read (it preloads the inheritance edges)
+EDGE_INDEXES = ("edges_src", "edges_dst", "edges_file", "edges_dst_file")
 
 # Migrations: version N → N+1, applied in order inside one transaction each.
 _MIGRATIONS: dict[int, str] = {}
@@ -184,7 +186,9 @@ class Store:
             conn.execute("PRAGMA temp_store=MEMORY")
             conn.execute("PRAGMA cache_size=-65536")
         except sqlite3.DatabaseError as exc:
-            raise IndexBuildError(f"cannot open index {path}: {exc} (delete it, or choose another path with --db)") from exc
+            raise IndexBuildError(
+                f"cannot open index {path}: {exc} (delete it, or choose another path with --db)"
+            ) from exc
         store = cls(conn, path)
         store._ensure_schema()
         store.has_fts = store.get_meta("fts") == "1"
@@ -288,18 +292,19 @@ class Store:
         self.conn.execute("COMMIT")
 
     @contextmanager
-    def bulk_load(self) -> Iterator[None]:
+    def bulk_load(self, indexes: tuple[str, ...] | None = None) -> Iterator[None]:
         """Inside a transaction: drop the look-up indexes while many rows go in, rebuild them after
         (one sort instead of a B-tree insert per row). Indexes the writes themselves use stay."""
+        names = indexes or _BULK_INDEXES
         statements = [
             r[0]
             for r in self.conn.execute(
                 "SELECT sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL AND name IN "
-                f"({','.join('?' * len(_BULK_INDEXES))})",
-                _BULK_INDEXES,
+                f"({','.join('?' * len(names))})",
+                names,
             )
         ]
-        for name in _BULK_INDEXES:
+        for name in names:
             self.conn.execute(f"DROP INDEX IF EXISTS {quote_ident(name)}")
         try:
             yield
