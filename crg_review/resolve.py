@@ -27,7 +27,7 @@ from .model import MODULE_QUALNAME
 __all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous``
-MAX_CANDIDATES = 8
+MAX_CANDIDATES = 16
 
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum", "test")
@@ -105,6 +105,7 @@ class Resolver:
         self._below: dict[int, list[int]] = {}
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
+        self._return_cache: dict[int, list[Sym]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -277,10 +278,44 @@ class Resolver:
                     continue
                 receiver, _, name = name_text.rpartition(".")
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
-                    if t.sym.kind in _CLASS_KINDS and t.resolution != "name-match" and t.sym not in out:
-                        out.append(t.sym)
+                    if t.resolution == "name-match":
+                        continue
+                    if t.sym.kind in _CLASS_KINDS:
+                        classes = [t.sym]
+                    elif t.sym.kind in ("function", "method"):
+                        classes = self._returns(t.sym)  # x = make_thing() -> Thing
+                    else:
+                        classes = []
+                    out.extend(c for c in classes if c not in out)
+                if not out and "." not in name_text and name_text != var:
+                    # self.x = x, where the parameter x is annotated
+                    out.extend(c for c in self._types_of(fid, where, name_text) if c not in out)
         finally:
             self._depth -= 1
+        return out
+
+    def _returns(self, fn: Sym) -> list[Sym]:
+        """Classes a function's return annotation names (``def f() -> "Thing"``)."""
+        if fn.id in self._return_cache:
+            return self._return_cache[fn.id]
+        self._return_cache[fn.id] = []
+        row = self.conn.execute("SELECT signature FROM symbols WHERE id=?", (fn.id,)).fetchone()
+        annotation = row[0].rpartition("->")[2] if row and "->" in row[0] else ""
+        name_text = _type_name(annotation)
+        out: list[Sym] = []
+        if name_text and self._depth <= 4:
+            scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+            receiver, _, name = name_text.rpartition(".")
+            self._depth += 1
+            try:
+                out = [
+                    t.sym
+                    for t in self._resolve_name(fn.file_id, scope, name, receiver, "type")
+                    if t.sym.kind in _CLASS_KINDS and t.resolution != "name-match"
+                ]
+            finally:
+                self._depth -= 1
+        self._return_cache[fn.id] = out
         return out
 
     # --- module resolution -----------------------------------------------------------------------
@@ -688,6 +723,8 @@ class Resolver:
             return []
         if receiver and self._receiver_is_external(fid, scope, receiver):
             return []
+        if name.startswith("__") and name.endswith("__"):
+            return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
@@ -731,6 +768,8 @@ class Resolver:
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
             return out if out else None
+        if receiver.endswith(")") and receiver.count("(") == 1:
+            return self._member_of_call_result(fid, scope, name, receiver[: receiver.index("(")]) or None
         head, _, rest = receiver.partition(".")
         if not head.isidentifier():
             return None
@@ -767,6 +806,26 @@ class Resolver:
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
         return out if out else None
+
+    def _member_of_call_result(self, fid: int, scope: Sym, name: str, callee: str) -> list[Target]:
+        """``Cls(...).name`` and ``make()(...).name`` where ``make`` is annotated to return a class."""
+        if self._depth > 4 or not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        receiver, _, fn = callee.rpartition(".")
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for t in self._resolve_name(fid, scope, fn, receiver, "type"):
+                if t.resolution == "name-match":
+                    continue
+                classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym)
+                for cls in classes:
+                    m = self.member(cls.id, name)
+                    if m is not None:
+                        out.append(Target(m, "typed", 0.9))
+        finally:
+            self._depth -= 1
+        return out
 
     def _attribute(self, fid: int, target: Sym, part: str) -> Sym | None:
         if target.kind == "module":

@@ -192,12 +192,15 @@ def finalize(result: ParseResult) -> None:
     for r in result.references:
         if r.kind == "assign" and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
-    result.references = [
-        r
-        for r in result.references
-        if not (
-            r.kind == "ref"
-            and not r.receiver
-            and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ()))
-        )
-    ]
+    refs: list[Reference] = []
+    for r in result.references:
+        if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
+            continue
+        if r.kind == "with":
+            # `with EXPR:` runs EXPR.__enter__() and EXPR.__exit__(): two calls on that receiver
+            receiver = r.name if len(r.name) <= 200 else r.name[:200]
+            refs.append(Reference("call", "__enter__", receiver, r.line, r.scope, 0, ()))
+            refs.append(Reference("call", "__exit__", receiver, r.line, r.scope, 3, ()))
+            continue
+        refs.append(r)
+    result.references = refs

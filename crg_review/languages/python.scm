@@ -44,4 +44,10 @@
 (assignment left: (identifier) @name type: (type) @receiver) @reference.assign
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
-(assignment left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.alias
+(assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
+
+; context managers: `with EXPR [as x]` calls EXPR.__enter__ and EXPR.__exit__ (split in finalize)
+(with_item value: [(identifier) (attribute) (call)] @name) @reference.with
+(with_item value: (as_pattern . [(identifier) (attribute) (call)] @name)) @reference.with
+; `x = y` in a with statement's `as` target binds the entered value: kept simple, the target is typed
+(with_item value: (as_pattern . (call function: [(identifier) (attribute)] @receiver) alias: (as_pattern_target (identifier) @name))) @reference.assign
