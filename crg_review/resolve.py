@@ -106,6 +106,7 @@ class Resolver:
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._return_cache: dict[int, list[Sym]] = {}
+        self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -531,12 +532,19 @@ class Resolver:
         return order
 
     def overrides(self, class_id: int, name: str) -> list[Sym]:
-        """Definitions of ``name`` in subclasses (transitively) of a class."""
+        """What ``name`` can dispatch to on instances of subclasses (transitively) of a class: their
+        own definitions and those of mixins that come first in their bases."""
+        key = (class_id, name, True)
+        cached = self._dispatch.get(key)
+        if cached is not None:
+            return cached
+        here = self.member(class_id, name)
         out: list[Sym] = []
         for cid in self._descendants(class_id):
-            found = self._child_map(cid).get(name)
-            if found is not None:
+            found = self.member(cid, name)
+            if found is not None and found != here and found not in out:
                 out.append(found)
+        self._dispatch[key] = out
         return out
 
     def _descendants(self, class_id: int) -> list[int]:
@@ -583,8 +591,11 @@ class Resolver:
                         rows.append((cls.id, t.sym.id, "inherit", fid, t.sym.file_id, b[2], t.resolution, t.confidence, t.candidates))
                         self._bases.setdefault(cls.id, [])
         self.conn.executemany(_INSERT_EDGE, rows)
+        # everything derived from the class hierarchy was computed without these edges
         self._bases.clear()
         self._subclasses = None
+        for cache in (self._mro, self._members, self._below, self._dispatch, self._return_cache):
+            cache.clear()
 
     def resolve_files(self, file_ids: Iterable[int]) -> None:
         """Write call/ref/import/fixture edges and unresolved rows for the given files."""
