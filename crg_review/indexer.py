@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
-from .resolve import Resolver, affected_files, dependents_before, hierarchy_dependents, inherit_pairs
+from .resolve import Resolver, affected_files, hierarchy_dependents, inherit_pairs
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
@@ -125,8 +125,7 @@ def update_index(
     patterns = tuple(excludes)
     with store.atomic() as conn:
         if full:
-            for (path,) in conn.execute("SELECT path FROM files").fetchall():
-                store.delete_file(path)
+            store.clear()
         stored = store.file_oids()
         wanted: dict[str, Entry] = {}
         for e in entries:
@@ -144,9 +143,20 @@ def update_index(
             report.unchanged = True
             report.seconds = time.perf_counter() - started
             return report
-        before = dependents_before(conn, deleted + changed) if not full else (set(), set())
+        names: set[str] = set()
+        dependents: set[int] = set()
+        changed_ids: set[int] = set()
+        # inheritance edges of the files about to change vanish with them: remember them first
+        old_bases = inherit_pairs(conn, _changed_ids(conn, deleted + changed)) if not full else set()
+
+        def forget(path: str) -> None:
+            delta = store.remove_file(path)
+            if delta is not None:
+                names.update(delta.names)
+                dependents.update(delta.dependents)
+
         for path in deleted:
-            store.delete_file(path)
+            forget(path)
         report.deleted = len(deleted)
 
         jobs: list[tuple[str, str, bytes]] = []
@@ -157,6 +167,7 @@ def update_index(
             data = None if (e.is_submodule or e.is_symlink) else _read(repo, e)
             reason = skip_reason(e, language, data, size_limit)
             if reason is not None:
+                forget(path)
                 store.add_skipped(path, e.oid, len(data or b""), reason, language)
                 report.skipped[reason] = report.skipped.get(reason, 0) + 1
                 continue
@@ -168,7 +179,13 @@ def update_index(
         with store.bulk_load() if len(jobs) >= PARALLEL_THRESHOLD else nullcontext():
             for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
                 module = hooks_for(language).module_name(path) if language == "python" else path
-                store.add_file(path, meta[path].oid, len(data), module, parsed)
+                if full:
+                    store.add_file(path, meta[path].oid, len(data), module, parsed)
+                    continue
+                delta = store.replace_file(path, meta[path].oid, len(data), module, parsed)
+                names.update(delta.names)
+                dependents.update(delta.dependents)
+                changed_ids.add(delta.file_id)
         report.parsed = len(jobs)
         report.timings["parse_and_store"] = time.perf_counter() - mark
         mark = time.perf_counter()
@@ -178,12 +195,11 @@ def update_index(
             targets = {r[0] for r in conn.execute("SELECT id FROM files WHERE status NOT LIKE 'skipped:%'")}
             resolver.preload()
         else:
-            targets = affected_files(conn, deleted + changed, before)
-            old_bases = inherit_pairs(conn, targets)
+            targets = affected_files(conn, changed_ids, names, dependents)
+            old_bases |= inherit_pairs(conn, targets - changed_ids)
             _clear_edges(conn, targets)
             resolver.resolve_bases(sorted(targets))
-            extra = hierarchy_dependents(conn, _changed_ids(conn, changed), old_bases, inherit_pairs(conn, targets))
-            extra -= targets
+            extra = hierarchy_dependents(conn, old_bases, inherit_pairs(conn, targets)) - targets
             if extra:
                 _clear_edges(conn, extra)
                 resolver.resolve_bases(sorted(extra))

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["parse", "Definition"]
 
 _WS = re.compile(r"\s+")
+_NEWLINE = re.compile(b"\n")
 _SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
 
 
@@ -262,6 +263,8 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     signature = _hook(hooks, "signature", _default_signature)
     params = _hook(hooks, "params", lambda d, s: ())
     test_flags: dict[int, bool] = {}
+    # line of a byte offset: count the newlines before it (offsets of every newline, once per file)
+    newlines = [m.start() for m in _NEWLINE.finditer(source)] if ordered else []
     for d in ordered:
         parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
         d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
@@ -272,7 +275,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 kind=d.kind,
                 name=d.name,
                 qualname=d.qualname,
-                start_line=source.count(b"\n", 0, d.start) + 1,
+                start_line=bisect.bisect_right(newlines, d.start - 1) + 1 if d.start else 1,
                 end_line=d.node.end_point[0] + 1,
                 signature=signature(d, source),
                 docstring=one_line(docstring(d, source), 2000),

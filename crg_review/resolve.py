@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .model import MODULE_QUALNAME
+from .store import path_names
 
 __all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
 
@@ -967,40 +968,67 @@ def _suffix_index(paths: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def dependents_before(conn: sqlite3.Connection, changed_paths: Iterable[str]) -> tuple[set[str], set[str]]:
-    """Before the changed files are replaced: (paths of files with edges into them or with classes
-    below their classes, names they defined). Their edges vanish with them, so ask first."""
-    changed = sorted(set(changed_paths))
-    ids = _ids(conn, changed)
-    return _dependent_paths(conn, ids), _names_of(conn, ids)
-
-
-def affected_files(conn: sqlite3.Connection, changed_paths: Iterable[str], before: tuple[set[str], set[str]]) -> set[int]:
-    """Files whose resolution may differ after ``changed_paths`` were re-stored.
+def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[str], dependents: set[int]) -> set[int]:
+    """Files whose resolution may differ after the changed files were stored: the changed files, files
+    whose edges pointed at symbols that are gone, and files that mention a name whose meaning may have
+    changed (including subclasses' names when a class gained or lost a member).
 
     A superset is fine (more work); a subset would make the incremental index differ from a full one.
     """
-    changed = sorted(set(changed_paths))
-    dependent_paths, names = before
-    ids = _ids(conn, changed)
-    names = names | _names_of(conn, ids)
-    for p in changed:
-        names.update(_path_names(p))
-    affected = set(ids) | _ids(conn, sorted(dependent_paths))
-    affected |= _ids(conn, sorted(_dependent_paths(conn, ids)))
-    name_list = sorted(n for n in names if n)
-    for i in range(0, len(name_list), 500):
-        chunk = name_list[i : i + 500]
-        ph = ",".join("?" * len(chunk))
-        for table, column in (
-            ("refs", "name"),
-            ("imports", "name"),
-            ("imports", "module_tail"),
-            ("imports", "alias"),
-            ("bases", "name"),
-        ):
-            affected.update(r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN ({ph})", chunk))
-    return affected
+    names = set(names)
+    if changed_ids:
+        idl = ",".join(str(i) for i in sorted(changed_ids))
+        classes = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN "
+                "('class','struct','interface','trait','enum')"
+            )
+            if r[1] in names
+        }
+        frontier = set(classes)
+        while frontier:
+            ids = ",".join(str(i) for i in sorted(frontier))
+            below = {
+                r[0]
+                for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")
+            }
+            frontier = below - classes
+            classes |= below
+        if classes:
+            ids = ",".join(str(i) for i in sorted(classes))
+            names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
+    existing = {r[0] for r in conn.execute("SELECT id FROM files")}
+    affected = (set(changed_ids) | set(dependents)) & existing
+    done: set[str] = set()
+    wildcard_files: set[int] = set()
+    while True:
+        name_list = sorted(n for n in names - done if n)
+        if not name_list:
+            return affected
+        done.update(name_list)
+        for i in range(0, len(name_list), 500):
+            chunk = name_list[i : i + 500]
+            ph = ",".join("?" * len(chunk))
+            for table, column in (
+                ("refs", "name"),
+                ("imports", "name"),
+                ("imports", "module_tail"),
+                ("imports", "alias"),
+                ("bases", "name"),
+            ):
+                affected.update(
+                    r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN ({ph})", chunk)
+                )
+        # a file that re-exports with `import *` passes the change on to the files importing from it
+        ids = ",".join(str(i) for i in sorted(affected - wildcard_files))
+        fresh = {r[0]: r[1] for r in conn.execute(
+            f"SELECT DISTINCT i.file_id, f.path FROM imports i JOIN files f ON f.id=i.file_id "
+            f"WHERE i.name='*' AND i.file_id IN ({ids or 'NULL'})"
+        )}
+        wildcard_files.update(fresh)
+        for path in fresh.values():
+            names.update(path_names(path))
 
 
 def inherit_pairs(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[tuple[str, str, str, str]]:
@@ -1021,14 +1049,15 @@ def inherit_pairs(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[tupl
 
 
 def hierarchy_dependents(
-    conn: sqlite3.Connection, changed_ids: set[int], before: set[tuple[str, str, str, str]], after: set[tuple[str, str, str, str]]
+    conn: sqlite3.Connection, before: set[tuple[str, str, str, str]], after: set[tuple[str, str, str, str]]
 ) -> set[int]:
     """After bases were re-resolved: files whose member look-ups may walk through a class whose bases
     changed (or that lives in a changed file), i.e. the files of its subclasses and every file with an
     edge into those."""
     roots = {(p, q) for p, q, _, _ in before ^ after}
-    root_files = set(changed_ids) | _ids(conn, sorted({p for p, _ in roots}))
-    return _ids(conn, sorted(_dependent_paths(conn, root_files)))
+    if not roots:
+        return set()
+    return _ids(conn, sorted(_dependent_paths(conn, _ids(conn, sorted({p for p, _ in roots})))))
 
 
 def _ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
@@ -1037,18 +1066,6 @@ def _ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
         chunk = paths[i : i + 500]
         out.update(r[0] for r in conn.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk))
     return out
-
-
-def _names_of(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
-    if not ids:
-        return set()
-    idl = ",".join(str(i) for i in ids)
-    q = conn.execute
-    names = {r[0] for r in q(f"SELECT DISTINCT name FROM symbols WHERE file_id IN ({idl})")}
-    names.update(r[0] for r in q(f"SELECT DISTINCT module_tail FROM imports WHERE file_id IN ({idl})"))
-    names.update(r[0] for r in q(f"SELECT DISTINCT name FROM imports WHERE file_id IN ({idl}) AND name IS NOT NULL"))
-    names.update(r[0] for r in q(f"SELECT DISTINCT alias FROM imports WHERE file_id IN ({idl}) AND alias IS NOT NULL"))
-    return names
 
 
 def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
@@ -1070,10 +1087,3 @@ def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
         return set()
     idl = ",".join(str(i) for i in out)
     return {r[0] for r in q(f"SELECT path FROM files WHERE id IN ({idl})")}
-
-
-def _path_names(path: str) -> set[str]:
-    """Names a file's path contributes to imports: ``pkg/sub/mod.py`` → {mod, sub, pkg}."""
-    parts = path.split("/")
-    stem = parts[-1].split(".")[0]
-    return {stem, *parts[:-1]}

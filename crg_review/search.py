@@ -58,6 +58,8 @@ RRF_K = 60
 MODES = ("hybrid", "fts", "semantic", "keyword")
 #: candidates each leg contributes to the fusion
 LEG_DEPTH = 100
+#: BM25 column weights: name words, qualified name, signature, docstring
+FTS_WEIGHTS = "6.0, 3.0, 1.5, 1.0"
 #: top hits of the lexical and of the vector leg whose neighbours the graph leg collects
 GRAPH_SEEDS = 5
 GRAPH_EDGE_KINDS = ("call", "import", "inherit")
@@ -455,7 +457,7 @@ def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, d
     sql = (
         "SELECT f.rowid FROM symbols_fts f"
         + (" JOIN symbols s ON s.id = f.rowid" if clause else "")
-        + f" WHERE symbols_fts MATCH ?{clause} ORDER BY bm25(symbols_fts, 6.0, 3.0, 1.5, 1.0) LIMIT ?"
+        + f" WHERE symbols_fts MATCH ?{clause} ORDER BY bm25(symbols_fts, {FTS_WEIGHTS}) LIMIT ?"
     )
     try:
         return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
@@ -668,6 +670,20 @@ def _qualified(row: _Row) -> str:
     return row.name if row.kind == "module" else row.qualname
 
 
+NAME_WORDS_WEIGHT = 0.5
+
+
+def _name_coverage(name: str, q: ParsedQuery) -> float:
+    """The share of a name's words (stemmed) that the query has: 1.0 for ``erase_start_of_line`` and
+    "erase from the start of the line"."""
+    from .embed import split_identifier
+
+    words = {_stem(w) for w in split_identifier(name) if w not in _STOP}
+    if not words:
+        return 0.0
+    return len(words & {_stem(w) for w in q.words}) / len(words)
+
+
 def _boost(row: _Row, q: ParsedQuery, context_files: frozenset[str]) -> float:
     factor = 1.0
     idents = {i.lower() for i in q.identifiers}
@@ -679,6 +695,8 @@ def _boost(row: _Row, q: ParsedQuery, context_files: frozenset[str]) -> float:
         factor *= BOOST_EXACT_QUALNAME
     elif row.name.lower() in idents:
         factor *= BOOST_IDENTIFIER
+    elif NAME_WORDS_WEIGHT:
+        factor *= 1.0 + NAME_WORDS_WEIGHT * _name_coverage(row.name, q)
     kind = "test" if row.is_test else row.kind
     if q.kinds:
         if kind in q.kinds or row.kind in q.kinds:

@@ -14,16 +14,16 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import IndexBuildError, LockedError
-from .model import MODULE_QUALNAME, ParseResult
+from .model import MODULE_QUALNAME, ParseResult, Symbol
 
 __all__ = ["Store", "SCHEMA_VERSION", "name_tokens", "fts_quote"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,7 +58,7 @@ CREATE INDEX symbols_parent ON symbols(parent_id);
 CREATE TABLE refs (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-    scope_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    scope_id INTEGER NOT NULL,      -- a symbol of the same file (rows go and come with their file)
     kind TEXT NOT NULL,
     name TEXT NOT NULL,
     receiver TEXT NOT NULL,
@@ -71,7 +71,7 @@ CREATE INDEX refs_name ON refs(name);
 CREATE TABLE imports (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-    scope_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    scope_id INTEGER NOT NULL,      -- a symbol of the same file
     module TEXT NOT NULL,
     module_tail TEXT NOT NULL,      -- last component of module, for reverse look-ups
     name TEXT,
@@ -84,7 +84,7 @@ CREATE INDEX imports_tail ON imports(module_tail);
 CREATE INDEX imports_name ON imports(name);
 CREATE TABLE bases (
     id INTEGER PRIMARY KEY,
-    symbol_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+    symbol_id INTEGER NOT NULL,     -- a class of the same file
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     text TEXT NOT NULL,
     name TEXT NOT NULL,             -- last identifier of text
@@ -110,7 +110,7 @@ CREATE INDEX edges_file ON edges(file_id);
 CREATE INDEX edges_dst_file ON edges(dst_file_id);
 CREATE TABLE unresolved (
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-    ref_id INTEGER NOT NULL REFERENCES refs(id) ON DELETE CASCADE,
+    ref_id INTEGER NOT NULL,        -- a reference of the same file
     reason TEXT NOT NULL            -- external | builtin | ambiguous | unknown
 );
 CREATE INDEX unresolved_file ON unresolved(file_id);
@@ -327,6 +327,16 @@ class Store:
         """path → blob id of every indexed (or counted-as-skipped) file."""
         return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
 
+    def clear(self) -> None:
+        """Forget every file (a full rebuild), keeping the schema and the vectors."""
+        for table in ("edges", "unresolved", "refs", "imports", "bases"):
+            self.conn.execute(f"DELETE FROM {table}")
+        self.conn.execute("UPDATE symbols SET parent_id=NULL")
+        self.conn.execute("DELETE FROM symbols")
+        self.conn.execute("DELETE FROM files")
+        if self.has_fts:
+            self.conn.execute("INSERT INTO symbols_fts(symbols_fts) VALUES ('delete-all')")
+
     def delete_file(self, path: str) -> None:
         row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         if row is None:
@@ -364,7 +374,7 @@ class Store:
         )
 
     def add_file(self, path: str, oid: str, size: int, module: str, parsed: ParseResult) -> int:
-        """Replace a file's symbols, references, imports and bases with a new parse."""
+        """Store a file's parse from scratch (new symbol ids)."""
         self.delete_file(path)
         module_symbol = parsed.symbols[0]
         cur = self.conn.execute(
@@ -372,10 +382,161 @@ class Store:
             (path, parsed.language, oid, size, "partial" if parsed.has_errors else "ok", module, module_symbol.is_test),
         )
         fid = int(cur.lastrowid or 0)
-        # ids are assigned here so that symbols, their parents and FTS rows go in as three batches
+        ids = self._new_ids([s.qualname for s in parsed.symbols])
+        self._insert_symbols(fid, parsed.symbols, ids, ids)
+        self._insert_facts(fid, parsed, ids)
+        return fid
+
+    def replace_file(self, path: str, oid: str, size: int, module: str, parsed: ParseResult) -> FileDelta:
+        """Store a new parse of an indexed file, keeping the ids of symbols whose qualname survives, so
+        that edges into them stay valid. Says what changed for other files' resolution."""
+        row = self.conn.execute("SELECT id, status FROM files WHERE path=?", (path,)).fetchone()
+        if row is None or str(row[1]).startswith("skipped:"):
+            fid = self.add_file(path, oid, size, module, parsed)
+            return FileDelta(fid, self.names_of(fid) | path_names(path), set(), True)
+        fid = int(row[0])
+        old = {
+            r[1]: r
+            for r in self.conn.execute(
+                "SELECT s.id, s.qualname, s.kind, s.name, p.qualname, s.decorators, s.params, s.signature, s.is_test,"
+                " s.docstring FROM symbols s LEFT JOIN symbols p ON p.id=s.parent_id WHERE s.file_id=?",
+                (fid,),
+            )
+        }
+        new = {s.qualname: s for s in parsed.symbols}
+        removed = [q for q in old if q not in new]
+        added = [q for q in new if q not in old]
+
+        def facts(s: Symbol) -> tuple[object, ...]:
+            return (
+                s.kind,
+                s.name,
+                s.parent if s.parent is not None else (None if s.qualname == MODULE_QUALNAME else MODULE_QUALNAME),
+                json.dumps(list(s.decorators)) if s.decorators else "[]",
+                json.dumps(list(s.params)) if s.params else "[]",
+                s.signature,
+                int(s.is_test),
+            )
+
+        changed = [q for q in new if q in old and tuple(old[q][2:9]) != facts(new[q])]
+        names = {old[q][3] for q in removed} | {new[q].name for q in added} | {new[q].name for q in changed}
+        members_moved = bool(removed or added)
+        removed_ids = [int(old[q][0]) for q in removed]
+        dependents = self._files_with_edges_into(removed_ids) - {fid}
+        old_imports = set(self._import_rows(fid))
+        # what this file binds by import can change what other files reach through it (re-exports)
+        import_changes = old_imports ^ set(_import_rows_of(parsed))
+        for module_, name, alias, level, _scope in import_changes:
+            names.update(x for x in (name, alias, module_tail(module_)) if x)
+        if import_changes:  # `from here import *` elsewhere now offers something else
+            names.update(path_names(path))
+        if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
+            names.update(str(r[3]) for r in old.values() if r[2] in ("class", "struct", "interface", "trait", "enum"))
+            names.update(s.name for s in parsed.symbols if s.kind in ("class", "struct", "interface", "trait", "enum"))
+        if self.has_fts:
+            self.conn.executemany(
+                "INSERT INTO symbols_fts(symbols_fts, rowid, name, qualname, signature, docstring)"
+                " VALUES ('delete', ?, ?, ?, ?, ?)",
+                [(r[0], name_tokens(r[3]), r[1], r[7], r[9]) for r in old.values()],
+            )
+        for table in ("edges", "unresolved", "refs", "imports", "bases"):
+            self.conn.execute(f"DELETE FROM {table} WHERE file_id=?", (fid,))
+        if removed_ids:
+            marks = ",".join("?" * len(removed_ids))
+            self.conn.execute(f"UPDATE symbols SET parent_id=NULL WHERE id IN ({marks})", removed_ids)
+            self.conn.execute(f"DELETE FROM symbols WHERE id IN ({marks})", removed_ids)
+        ids = {q: int(old[q][0]) for q in new if q in old}
+        fresh = self._new_ids(added)
+        ids.update(fresh)
+        self._insert_symbols(fid, [new[q] for q in added], ids, fresh)
+        self.conn.executemany(
+            "UPDATE symbols SET parent_id=?, kind=?, name=?, start_line=?, end_line=?, signature=?, docstring=?,"
+            " is_test=?, decorators=?, params=? WHERE id=?",
+            [
+                (
+                    self._parent_id(s, ids),
+                    s.kind,
+                    s.name,
+                    s.start_line,
+                    s.end_line,
+                    s.signature,
+                    s.docstring,
+                    s.is_test,
+                    json.dumps(list(s.decorators)) if s.decorators else "[]",
+                    json.dumps(list(s.params)) if s.params else "[]",
+                    ids[s.qualname],
+                )
+                for s in parsed.symbols
+                if s.qualname in old
+            ],
+        )
+        if self.has_fts:
+            self.conn.executemany(
+                "INSERT INTO symbols_fts(rowid, name, qualname, signature, docstring) VALUES (?,?,?,?,?)",
+                [(ids[q], name_tokens(new[q].name), q, new[q].signature, new[q].docstring) for q in new if q in old],
+            )
+        self._insert_facts(fid, parsed, ids)
+        self.conn.execute(
+            "UPDATE files SET language=?, oid=?, size=?, status=?, module=?, is_test=? WHERE id=?",
+            (parsed.language, oid, size, "partial" if parsed.has_errors else "ok", module, parsed.symbols[0].is_test, fid),
+        )
+        return FileDelta(fid, names, dependents, False)
+
+    def remove_file(self, path: str) -> FileDelta | None:
+        """Delete a file, first saying what depended on it."""
+        row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        if row is None:
+            return None
+        fid = int(row[0])
+        names = self.names_of(fid) | path_names(path)
+        dependents = {
+            int(r[0]) for r in self.conn.execute("SELECT DISTINCT file_id FROM edges WHERE dst_file_id=?", (fid,))
+        } - {fid}
+        self.delete_file(path)
+        return FileDelta(fid, names, dependents, False)
+
+    def names_of(self, fid: int) -> set[str]:
+        """Every name a file defines or binds by import (what other files may resolve through it)."""
+        q = self.conn.execute
+        names = {r[0] for r in q("SELECT DISTINCT name FROM symbols WHERE file_id=?", (fid,))}
+        for module_, name, alias, _level, _scope in self._import_rows(fid):
+            names.update(x for x in (name, alias, module_tail(module_)) if x)
+        return names
+
+    def _import_rows(self, fid: int) -> list[tuple[str, str | None, str | None, int, str]]:
+        return [
+            (r[0], r[1], r[2], r[3], r[4])
+            for r in self.conn.execute(
+                "SELECT i.module, i.name, i.alias, i.level, s.qualname FROM imports i JOIN symbols s ON s.id=i.scope_id"
+                " WHERE i.file_id=?",
+                (fid,),
+            )
+        ]
+
+    def _files_with_edges_into(self, symbol_ids: list[int]) -> set[int]:
+        out: set[int] = set()
+        for i in range(0, len(symbol_ids), 500):
+            chunk = symbol_ids[i : i + 500]
+            out.update(
+                int(r[0])
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT file_id FROM edges WHERE dst_id IN ({','.join('?' * len(chunk))})", chunk
+                )
+            )
+        return out
+
+    def _new_ids(self, qualnames: list[str]) -> dict[str, int]:
         first = int(self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM symbols").fetchone()[0])
-        ids: dict[str, int] = {s.qualname: first + n for n, s in enumerate(parsed.symbols)}
-        module_id = ids.get(MODULE_QUALNAME)
+        return {q: first + n for n, q in enumerate(qualnames)}
+
+    @staticmethod
+    def _parent_id(s: Symbol, ids: dict[str, int]) -> int | None:
+        if s.parent:
+            return ids.get(s.parent)
+        return None if s.qualname == MODULE_QUALNAME else ids.get(MODULE_QUALNAME)
+
+    def _insert_symbols(self, fid: int, symbols: list[Symbol], ids: dict[str, int], fresh: dict[str, int]) -> None:
+        """Insert ``symbols`` (ids from ``ids``, parents looked up there too; FTS rows for them)."""
         self.conn.executemany(
             "INSERT INTO symbols(id, file_id, parent_id, kind, name, qualname, start_line, end_line, signature,"
             " docstring, is_test, decorators, params) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -383,7 +544,7 @@ class Store:
                 (
                     ids[s.qualname],
                     fid,
-                    ids.get(s.parent) if s.parent else (None if s.qualname == MODULE_QUALNAME else module_id),
+                    self._parent_id(s, ids),
                     s.kind,
                     s.name,
                     s.qualname,
@@ -395,15 +556,17 @@ class Store:
                     json.dumps(list(s.decorators)) if s.decorators else "[]",
                     json.dumps(list(s.params)) if s.params else "[]",
                 )
-                for s in parsed.symbols
+                for s in symbols
             ],
         )
         if self.has_fts:
             self.conn.executemany(
                 "INSERT INTO symbols_fts(rowid, name, qualname, signature, docstring) VALUES (?,?,?,?,?)",
-                [(ids[s.qualname], name_tokens(s.name), s.qualname, s.signature, s.docstring) for s in parsed.symbols],
+                [(ids[s.qualname], name_tokens(s.name), s.qualname, s.signature, s.docstring) for s in symbols],
             )
-        top = ids[parsed.symbols[0].qualname]
+
+    def _insert_facts(self, fid: int, parsed: ParseResult, ids: dict[str, int]) -> None:
+        top = ids[MODULE_QUALNAME]
         self.conn.executemany(
             "INSERT INTO refs(file_id, scope_id, kind, name, receiver, line, arity, keywords) VALUES (?,?,?,?,?,?,?,?)",
             [
@@ -423,7 +586,6 @@ class Store:
             "INSERT INTO bases(symbol_id, file_id, text, name, line) VALUES (?,?,?,?,?)",
             [(ids[b.symbol], fid, b.text, base_name(b.text), b.line) for b in parsed.bases if b.symbol in ids],
         )
-        return fid
 
     # --- whole-index reads -----------------------------------------------------------------------
 
@@ -505,6 +667,25 @@ class Store:
         ]
         unresolved.sort()
         return {"files": files, "symbols": symbols, "edges": edges, "unresolved": unresolved}
+
+
+class FileDelta(NamedTuple):
+    """What storing one file changed, for the files that resolve through it."""
+
+    file_id: int
+    names: set[str]  # names whose meaning may differ now (defined, removed, re-bound by import)
+    dependents: set[int]  # files with edges into symbols that are gone
+    new: bool
+
+
+def path_names(path: str) -> set[str]:
+    """Names a file's path contributes to imports: ``pkg/sub/mod.py`` → {mod, sub, pkg}."""
+    parts = path.split("/")
+    return {parts[-1].split(".")[0], *parts[:-1]}
+
+
+def _import_rows_of(parsed: ParseResult) -> list[tuple[str, str | None, str | None, int, str]]:
+    return [(i.module, i.name, i.alias, i.level, i.scope) for i in parsed.imports]
 
 
 def module_tail(module: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from pathlib import PurePosixPath
 from types import ModuleType
 
 __all__ = ["LANGUAGES", "language_for_path", "hooks_for", "query_source"]
@@ -48,7 +47,9 @@ _HOOK_MODULE = {"tsx": "typescript"}
 
 def language_for_path(path: str) -> str | None:
     """The language of a repository path by its extension, or None when we do not index it."""
-    return _EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return _EXTENSIONS.get(name[dot:].lower()) if dot > 0 else None
 
 
 @lru_cache(maxsize=None)
