@@ -318,8 +318,17 @@ class Repo:
     # -- index and work tree
 
     def _index(self) -> pygit2.Index:
-        """The index as git left it on disk; a merge in conflict cannot be reviewed."""
+        """The index as git left it on disk; a merge in conflict cannot be reviewed.
+
+        Inside a git hook, ``GIT_INDEX_FILE`` names the index being committed (``git commit -a`` and
+        ``git commit PATH`` stage into a temporary one): that is the one to review."""
         index: pygit2.Index = self._repo.index
+        alternate = os.environ.get("GIT_INDEX_FILE")
+        if alternate:
+            path = Path(alternate) if os.path.isabs(alternate) else self.root / alternate
+            if path.is_file():
+                index = pygit2.Index(str(path))
+                index._repo = self._repo  # what Repository.index does: diffs need the owning repository
         index.read(False)
         if index.conflicts is not None:
             paths = sorted({next(e for e in sides if e is not None).path for sides in index.conflicts})

@@ -330,10 +330,6 @@ def test_short_review_names_cannot_drive_the_terminal() -> None:
     assert "tests    all: conftest.py changed" in text and "run      pytest\n" in text + "\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gitio reads .git/index; git commit -a / git commit PATH stage into the file GIT_INDEX_FILE names",
-)
 def test_commit_all_reviews_what_git_commit_a_stages(repo: Path) -> None:
     install(repo)
     write(repo, "calc.py", CALC.replace("return a + b", "return b + a"))  # not staged: commit -a stages it
