@@ -132,7 +132,8 @@ def python_package(repo: str | os.PathLike[str], n_files: int, *, variant: str =
             f"pkg/d{d}/m{k}.py",
             f"from pkg.d{d}.m{nxt} import f{nxt}\n\n\n"
             f"class C{k}:\n    def run(self):\n        return f{k}()\n\n\n"
-            f"def f{k}():\n    return f{nxt}()\n" + (f"\n\ndef g_{variant}():\n    return C{k}().run()\n" if variant else ""),
+            f"def f{k}():\n    return f{nxt}()\n"
+            + (f"\n\ndef g_{variant}():\n    return C{k}().run()\n" if variant else ""),
         )
 
 

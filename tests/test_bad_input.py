@@ -99,7 +99,8 @@ def test_a_latin1_identifier_is_one_symbol(repo: Path) -> None:
 
 
 def test_utf8_bom_and_crlf_line_endings_are_parsed(repo: Path) -> None:
-    write(repo, "bom.py", b"\xef\xbb\xbfdef first():\r\n    return 1\r\n\r\n\r\ndef second():\r\n    return first()\r\n")
+    source = b"\xef\xbb\xbfdef first():\r\n    return 1\r\n\r\n\r\ndef second():\r\n    return first()\r\n"
+    write(repo, "bom.py", source)
     commit(repo)
     index(repo)
     assert symbols_of(repo, "bom.py") == {"<module>", "first", "second"}

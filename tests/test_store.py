@@ -143,7 +143,10 @@ def test_a_migration_upgrades_in_place_keeping_the_data(
     monkeypatch.setattr(
         store_module,
         "_MIGRATIONS",
-        {SCHEMA_VERSION: "ALTER TABLE files ADD COLUMN note TEXT NOT NULL DEFAULT '';\nCREATE INDEX files_note ON files(note)"},
+        {
+            SCHEMA_VERSION: "ALTER TABLE files ADD COLUMN note TEXT NOT NULL DEFAULT '';\n"
+            "CREATE INDEX files_note ON files(note)"
+        },
     )
     store = Store.open(db)
     try:
