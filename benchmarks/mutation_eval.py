@@ -1,0 +1,595 @@
+"""Accuracy of crg-review's related tests, measured by mutation on real projects.
+
+For each project (``NAME==VERSION`` of a PyPI sdist that ships its test suite):
+
+1. commit the sdist into a fresh git repo (``.cache/repos/NAME-VERSION-mutation``) and index it;
+2. run the project's suite once (its venv from trace_callgraph.py, the repo's source first on
+   ``PYTHONPATH``) and keep the passing tests;
+3. for N sampled functions of the package source (fixed seed; not in test files; more than one
+   body statement besides the docstring; not nested in another function), replace the body by
+   ``raise RuntimeError("crg-review mutant")`` (docstring, decorators and signature kept), commit,
+   ask ``crg-review tests HEAD~1..HEAD`` and ``crg-review diff HEAD~1..HEAD --format json``, run the
+   suite again, and ``git reset --hard HEAD~1``.
+
+The failing tests of a mutant are the baseline-passing tests that now fail, error or are no
+longer collected. A failing ``test_x[a]`` counts as found when crg-review listed ``test_x`` (or
+its class or file). Figures, per project and overall:
+
+- test recall: failing tests found / failing tests, micro (summed over mutants) and macro (mean
+  of the per-mutant recall), over mutants that make at least one test fail;
+- mutants found: share of those mutants for which at least one failing test is listed;
+- selection: tests selected / tests collected, averaged over all mutants (every instance of a
+  parametrized test counts; ``select_all`` counts as the whole suite);
+- direct-caller recall: for each mutated function, its project callers in the traced call graph
+  (trace_callgraph.py: direct ``edges``, tests excluded) that the diff lists in ``impacted`` at
+  depth 1, micro and macro over the functions that have traced callers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from fetch import CACHE_DIR, fetch_sdist, git, make_git_repo
+from trace_callgraph import is_test_file
+
+DEFAULT_PROJECTS = ("click==8.1.7", "itsdangerous==2.2.0")
+MUTANT_STATEMENT = 'raise RuntimeError("crg-review mutant")'
+#: folders of an sdist that are not the package (when there is no src/ layout)
+NOT_PACKAGE = {"docs", "doc", "examples", "example", "scripts", "tools", "benchmarks", "artwork", "build", "dist"}
+#: crg-review names redefinitions ``f#2``; at run time there is one ``f``
+REDEFINITION = re.compile(r"#\d+")
+#: pytest parameter ids at the end of a node id
+PARAMS = re.compile(r"\[.*\]$")
+#: a pytest plugin that writes one JSON line per test phase; loaded with ``-p crg_mutation_outcomes``
+OUTCOME_PLUGIN = '''\
+"""Written by benchmarks/mutation_eval.py: record each test's outcome as JSON lines."""
+import json
+import os
+
+_OUT = open(os.environ["CRG_MUTATION_OUT"], "a", encoding="utf-8")
+
+
+def _write(**record):
+    _OUT.write(json.dumps(record) + "\\n")
+    _OUT.flush()
+
+
+def pytest_sessionstart(session):
+    _write(rootdir=str(session.config.rootpath))
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _write(collect_error=report.nodeid)
+
+
+def pytest_runtest_logreport(report):
+    xfail = hasattr(report, "wasxfail")
+    _write(nodeid=report.nodeid, when=report.when, outcome="skipped" if xfail else report.outcome)
+'''
+
+
+class Function(NamedTuple):
+    """A function of the package source that can be mutated."""
+
+    path: str  # repository-relative
+    qualname: str  # classes and function names joined by dots (the trace's and the index's form)
+    body_start: int  # first line of the first statement after the docstring
+    body_end: int  # last line of the body
+    indent: int  # column of the body's statements
+
+
+class Suite(NamedTuple):
+    """One run of a project's test suite: outcome per repository-relative node id."""
+
+    outcomes: dict[str, str]  # passed | failed | skipped
+    collect_errors: list[str]
+    seconds: float
+    timed_out: bool
+
+
+class Mutant(NamedTuple):
+    """What one mutant did and what crg-review said about it."""
+
+    function: Function
+    failing: list[str]  # baseline-passing node ids that no longer pass
+    listed: list[str]  # crg-review tests output (repository-relative ids)
+    select_all: str | None
+    selected: int  # collected tests the listed ids stand for
+    found: list[str]  # failing tests covered by the listed ids
+    traced_callers: list[str]  # path::qualname
+    depth1: list[str]  # impacted at depth 1, path::qualname
+    reasons: dict[str, str]  # listed nodeid -> reason (graph, fixture, convention, ...)
+    suite_seconds: float
+    crg_seconds: float
+    timed_out: bool
+
+
+# --- the functions to mutate ---------------------------------------------------------------------
+
+
+def package_files(repo: Path) -> list[str]:
+    """Tracked .py files of the package source: under src/ when there is one, else outside tests,
+    docs, examples and the build scripts at the top."""
+    tracked = sorted(git(repo, "ls-files", "*.py").splitlines())
+    if any(p.startswith("src/") for p in tracked):
+        return [p for p in tracked if p.startswith("src/") and not is_test_file(p)]
+    return [
+        p
+        for p in tracked
+        if not is_test_file(p)
+        and p.split("/")[0] not in NOT_PACKAGE
+        and not ("/" not in p and p in ("setup.py", "noxfile.py", "conftest.py", "fabfile.py", "tasks.py"))
+    ]
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """Statement lists under an if/for/while/try/with/match (a def's body is not one of them)."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(node, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield block
+    for handler in getattr(node, "handlers", []):
+        yield handler.body
+    for case in getattr(node, "cases", []):
+        yield case.body
+
+
+def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """(qualname, def) of functions at module or class level, conditional definitions included."""
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield f"{prefix}{node.name}", node
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node.body, f"{prefix}{node.name}.")
+        else:
+            for block in _blocks(node):
+                yield from _functions(block, prefix)
+
+
+def mutable_functions(repo: Path) -> list[Function]:
+    """Every function of the package source whose body has more than one statement (docstring aside)."""
+    out: list[Function] = []
+    for rel in package_files(repo):
+        try:
+            tree = ast.parse((repo / rel).read_bytes())
+        except SyntaxError:
+            continue
+        for qualname, node in _functions(tree.body, ""):
+            body = node.body[1:] if _is_docstring(node.body[0]) else node.body
+            if len(body) < 2 or any(_decorator_name(d) == "overload" for d in node.decorator_list):
+                continue
+            first, last = body[0], body[-1]
+            previous_end = node.body[0].end_lineno if first is not node.body[0] else node.lineno
+            if first.lineno <= (previous_end or 0) or first.col_offset <= node.col_offset:
+                continue  # a statement on the def or docstring line: no clean line range
+            out.append(Function(rel, qualname, first.lineno, last.end_lineno or last.lineno, first.col_offset))
+    return out
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
+
+
+def sample(functions: Sequence[Function], n: int, seed: int) -> list[Function]:
+    """A deterministic sample of ``n`` functions, in file order."""
+    chosen = random.Random(seed).sample(list(functions), min(n, len(functions)))
+    return sorted(chosen, key=lambda f: (f.path, f.body_start))
+
+
+def mutate(repo: Path, fn: Function) -> None:
+    """Replace the body of ``fn`` by the mutant statement and commit."""
+    path = repo / fn.path
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[fn.body_start - 1 : fn.body_end] = [" " * fn.indent + MUTANT_STATEMENT + "\n"]
+    path.write_text("".join(lines), encoding="utf-8")
+    git(
+        repo,
+        "commit",
+        "--quiet",
+        "--no-verify",
+        "-am",
+        f"mutant: {fn.path}::{fn.qualname}",
+        date="2024-01-02T00:00:00+00:00",
+    )
+
+
+# --- running the suite ---------------------------------------------------------------------------
+
+
+class Project(NamedTuple):
+    spec: str  # NAME==VERSION
+    repo: Path
+    db: Path
+    python: Path  # the venv's python (pytest and the test requirements)
+    env: dict[str, str]  # PYTHONPATH with the repo's source first
+    trace: dict[str, Any]
+
+
+def project_env(repo: Path, plugin_dir: Path) -> dict[str, str]:
+    """Environment for the suite: the repo's source (src/ or the root) ahead of any installed copy."""
+    source = repo / "src" if (repo / "src").is_dir() else repo
+    path = [str(source), str(plugin_dir)]
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(path),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+    }
+
+
+def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence[str]) -> Suite:
+    """Run the whole suite once; outcome per repository-relative node id (a test passes when none of
+    its phases fails or skips)."""
+    out.unlink(missing_ok=True)
+    env = {**project.env, "CRG_MUTATION_OUT": str(out)}
+    cmd = [str(project.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "crg_mutation_outcomes"]
+    started = time.perf_counter()
+    timed_out = False
+    try:
+        subprocess.run(
+            [*cmd, *pytest_args],
+            cwd=project.repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    seconds = time.perf_counter() - started
+    prefix = ""
+    outcomes: dict[str, str] = {}
+    errors: list[str] = []
+    rank = {"passed": 0, "skipped": 1, "failed": 2}
+    for line in out.read_text(encoding="utf-8").splitlines() if out.exists() else []:
+        record = json.loads(line)
+        if "rootdir" in record:
+            rel = os.path.relpath(record["rootdir"], project.repo)
+            prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        elif "collect_error" in record:
+            errors.append(prefix + record["collect_error"])
+        else:
+            nodeid = prefix + record["nodeid"]
+            old = outcomes.get(nodeid, "passed")
+            outcomes[nodeid] = max(old, record["outcome"], key=rank.__getitem__)
+    return Suite(outcomes, errors, seconds, timed_out)
+
+
+def check_imports_from_repo(project: Project, functions: Sequence[Function]) -> None:
+    """Stop if the suite would import the package from somewhere else than the repo."""
+    source = project.repo / "src" if (project.repo / "src").is_dir() else project.repo
+    names = sorted({Path(f.path).relative_to(source.relative_to(project.repo)).parts[0] for f in functions})
+    names = [n.removesuffix(".py") for n in names]
+    code = "import importlib.util,sys\nfor n in sys.argv[1:]:\n    print(importlib.util.find_spec(n).origin)"
+    done = subprocess.run(
+        [str(project.python), "-c", code, *names],
+        check=True,
+        cwd=project.repo,
+        env=project.env,
+        capture_output=True,
+        text=True,
+    )
+    for name, origin in zip(names, done.stdout.split()):
+        if not Path(origin).resolve().is_relative_to(project.repo.resolve()):
+            raise SystemExit(f"{name} is imported from {origin}, not from {project.repo}")
+
+
+# --- crg-review ----------------------------------------------------------------------------------
+
+
+def crg(cmd: Sequence[str], args: Sequence[str], project: Project) -> str:
+    """Run crg-review in the project's repo; stdout (stops with stderr on failure)."""
+    full = [*cmd, *args, "--repo", str(project.repo), "--db", str(project.db)]
+    done = subprocess.run(full, cwd=project.repo, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 2):  # 2: findings reached --fail-on
+        raise SystemExit(f"{shlex.join(full)} failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
+def collapse(nodeid: str) -> str:
+    """``tests/t.py::test_x[a-1]`` → ``tests/t.py::test_x``."""
+    return PARAMS.sub("", nodeid)
+
+
+def covered(test: str, listed: set[str]) -> bool:
+    """Whether a collected test id is one that running the listed ids runs (same test, or its class
+    or file listed)."""
+    base = collapse(test)
+    if base in listed:
+        return True
+    parts = base.split("::")
+    return any("::".join(parts[:i]) in listed for i in range(1, len(parts)))
+
+
+def plain(qualname: str) -> str:
+    return REDEFINITION.sub("", qualname)
+
+
+# --- one project ---------------------------------------------------------------------------------
+
+
+def load_trace(spec: str, build: bool) -> dict[str, Any]:
+    """trace_callgraph.py's output for the project, made (with the project's venv) when missing."""
+    name, version = spec.split("==")
+    path = CACHE_DIR / "trace" / f"{name}-{version}.json"
+    if not path.exists():
+        if not build:
+            raise SystemExit(f"no trace at {path}: run benchmarks/trace_callgraph.py --project {spec}")
+        subprocess.run([sys.executable, str(HERE / "trace_callgraph.py"), "--project", spec], check=True)
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def traced_callers(trace: dict[str, Any]) -> dict[str, set[str]]:
+    """callee path::qualname → its direct project callers (path::qualname), tests excluded."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for caller_path, caller, callee_path, callee in trace["edges"]:
+        out[f"{callee_path}::{callee}"].add(f"{caller_path}::{caller}")
+    return out
+
+
+def setup_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, build_trace: bool) -> Project:
+    name, version = spec.split("==")
+    trace = load_trace(spec, build_trace)
+    repo = make_git_repo(fetch_sdist(name, version), CACHE_DIR / "repos" / f"{name}-{version}-mutation")
+    db = CACHE_DIR / "dbs" / f"{name}-{version}-mutation.sqlite"
+    for side in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        side.unlink(missing_ok=True)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    python = CACHE_DIR / "venvs" / name.lower() / "bin" / "python"
+    if not python.exists():
+        raise SystemExit(f"no venv at {python}: run benchmarks/trace_callgraph.py --project {spec}")
+    project = Project(spec, repo, db, python, project_env(repo, plugin_dir), trace)
+    crg(crg_cmd, ["index", "--full"], project)
+    return project
+
+
+def evaluate_mutant(
+    project: Project,
+    fn: Function,
+    baseline: Suite,
+    crg_cmd: Sequence[str],
+    callers: dict[str, set[str]],
+    args: argparse.Namespace,
+    out: Path,
+) -> Mutant:
+    """Commit one mutant, ask crg-review, run the suite, revert."""
+    mutate(project.repo, fn)
+    try:
+        started = time.perf_counter()
+        listed = crg(crg_cmd, ["tests", "HEAD~1..HEAD"], project).split()
+        review = json.loads(crg(crg_cmd, ["diff", "HEAD~1..HEAD", "--format", "json"], project))
+        crg_seconds = time.perf_counter() - started
+        suite = run_suite(project, out, args.timeout, args.pytest_args)
+    finally:
+        git(project.repo, "reset", "--quiet", "--hard", "HEAD~1")
+    passing = {t for t, o in baseline.outcomes.items() if o == "passed"}
+    failing = sorted(t for t in passing if suite.outcomes.get(t) != "passed" and suite.outcomes.get(t) != "skipped")
+    listed_set = set(listed)
+    select_all = review.get("select_all")
+    if select_all:
+        found, selected = failing, len(baseline.outcomes)
+    else:
+        found = [t for t in failing if covered(t, listed_set)]
+        selected = sum(1 for t in baseline.outcomes if covered(t, listed_set))
+    depth1 = sorted({f"{i['file']}::{plain(i['qualname'])}" for i in review["impacted"] if i["depth"] == 1})
+    return Mutant(
+        function=fn,
+        failing=failing,
+        listed=sorted(listed_set),
+        select_all=select_all,
+        selected=selected,
+        found=found,
+        traced_callers=sorted(callers.get(f"{fn.path}::{fn.qualname}", ())),
+        depth1=depth1,
+        reasons={t["nodeid"]: t["reason"] for t in review["tests"]},
+        suite_seconds=round(suite.seconds, 2),
+        crg_seconds=round(crg_seconds, 2),
+        timed_out=suite.timed_out,
+    )
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+def figures(mutants: Sequence[tuple[Mutant, int]]) -> dict[str, Any]:
+    """The metrics over (mutant, tests collected in its project) pairs (see the module docstring)."""
+    done = [(m, total) for m, total in mutants if not m.timed_out]
+    killing = [m for m, _ in done if m.failing]
+    failing = sum(len(m.failing) for m in killing)
+    found = sum(len(m.found) for m in killing)
+    with_callers = [m for m, _ in done if m.traced_callers]
+    traced = sum(len(m.traced_callers) for m in with_callers)
+    hit = sum(len(set(m.traced_callers) & set(m.depth1)) for m in with_callers)
+    return {
+        "mutants": len(mutants),
+        "timed_out": len(mutants) - len(done),
+        "killing": len(killing),
+        "failing_tests": failing,
+        "found_tests": found,
+        "test_recall_micro": _ratio(found, failing),
+        "test_recall_macro": _mean(len(m.found) / len(m.failing) for m in killing),
+        "mutants_found": _ratio(sum(1 for m in killing if m.found), len(killing)),
+        "selection": _mean(m.selected / total for m, total in done),
+        "select_all": sum(1 for m, _ in done if m.select_all),
+        "functions_with_traced_callers": len(with_callers),
+        "traced_callers": traced,
+        "callers_found": hit,
+        "caller_recall_micro": _ratio(hit, traced),
+        "caller_recall_macro": _mean(
+            len(set(m.traced_callers) & set(m.depth1)) / len(m.traced_callers) for m in with_callers
+        ),
+    }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    vals = list(values)
+    return sum(vals) / len(vals) if vals else None
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+COLUMNS = (
+    ("mutants", "mutants", str),
+    ("killing", "killing", str),
+    ("test recall (micro)", "test_recall_micro", _pct),
+    ("(macro)", "test_recall_macro", _pct),
+    (">=1 found", "mutants_found", _pct),
+    ("selection", "selection", _pct),
+    ("caller recall (micro)", "caller_recall_micro", _pct),
+    ("(macro)", "caller_recall_macro", _pct),
+)
+
+
+def print_table(rows: dict[str, dict[str, Any]]) -> None:
+    header = ["project", *[c[0] for c in COLUMNS]]
+    body = [[name, *[fmt(row[key]) for _, key, fmt in COLUMNS]] for name, row in rows.items()]
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("| " + " | ".join("-" * w for w in widths) + " |")
+    for r in body:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+    print("targets: test recall >= 90%, >=1 found >= 98%, selection <= 25%, caller recall >= 95%")
+
+
+def print_misses(spec: str, mutants: Sequence[Mutant], limit: int) -> None:
+    """Mutants with failing tests crg-review did not list, and traced callers missing at depth 1."""
+    for m in mutants:
+        missed = [t for t in m.failing if t not in m.found]
+        lost = sorted(set(m.traced_callers) - set(m.depth1))
+        if not missed and not lost:
+            continue
+        print(f"  {m.function.path}::{m.function.qualname}")
+        if missed:
+            shown = sorted({collapse(t) for t in missed})
+            print(
+                f"    missed {len(missed)}/{len(m.failing)} failing tests ({len(m.listed)} listed): "
+                + ", ".join(shown[:limit])
+                + (f" and {len(shown) - limit} more" if len(shown) > limit else "")
+            )
+        if lost:
+            print(f"    traced callers not at depth 1: {', '.join(lost[:limit])}")
+
+
+def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argparse.Namespace) -> dict[str, Any]:
+    started = time.perf_counter()
+    project = setup_project(spec, crg_cmd, plugin_dir, args.build_trace)
+    functions = mutable_functions(project.repo)
+    check_imports_from_repo(project, functions)
+    out = plugin_dir / f"{spec.replace('==', '-')}.jsonl"
+    baseline = run_suite(project, out, args.timeout, args.pytest_args)
+    passing = sum(1 for o in baseline.outcomes.values() if o == "passed")
+    print(
+        f"{spec}: {len(functions)} mutable functions; baseline {len(baseline.outcomes)} tests, {passing} passed,"
+        f" {len(baseline.collect_errors)} collection errors, {baseline.seconds:.1f} s"
+    )
+    if baseline.timed_out or not passing:
+        raise SystemExit(f"{spec}: the baseline suite did not run (timed out or nothing passed)")
+    callers = traced_callers(project.trace)
+    mutants: list[Mutant] = []
+    for i, fn in enumerate(sample(functions, args.mutants, args.seed), 1):
+        m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out)
+        mutants.append(m)
+        status = "timeout" if m.timed_out else f"{len(m.found)}/{len(m.failing)} failing found"
+        print(
+            f"  [{i:>3}] {fn.path}::{fn.qualname}: {status}, {m.selected} selected"
+            f"{' (all)' if m.select_all else ''}; callers {len(set(m.traced_callers) & set(m.depth1))}/"
+            f"{len(m.traced_callers)}; suite {m.suite_seconds:.1f} s, crg {m.crg_seconds:.1f} s",
+            flush=True,
+        )
+    result = figures([(m, len(baseline.outcomes)) for m in mutants])
+    result.update(
+        total_tests=len(baseline.outcomes),
+        baseline_passed=passing,
+        mutable_functions=len(functions),
+        seconds=round(time.perf_counter() - started, 1),
+        mutant_records=mutants,
+    )
+    return result
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--projects", nargs="+", default=list(DEFAULT_PROJECTS), metavar="NAME==VERSION", help="default: %(default)s"
+    )
+    parser.add_argument("--mutants", type=int, default=40, help="functions mutated per project (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="sampling seed (default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per suite run (default: %(default)s)")
+    parser.add_argument("--pytest-args", type=shlex.split, default=[], help="extra pytest arguments, one string")
+    parser.add_argument("--crg", help="crg-review command (default: this python -m crg_review)")
+    parser.add_argument(
+        "--build-trace", action="store_true", help="run trace_callgraph.py for a project that has no trace yet"
+    )
+    parser.add_argument(
+        "--show", type=int, default=6, help="missed tests / callers shown per mutant (default: %(default)s)"
+    )
+    parser.add_argument("--json", type=Path, metavar="OUT", help="also write figures and every mutant as JSON")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    crg_cmd = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
+    plugin_dir = CACHE_DIR / "mutation"
+    plugin_dir.mkdir(parents=True, exist_ok=True)
+    (plugin_dir / "crg_mutation_outcomes.py").write_text(OUTCOME_PLUGIN, encoding="utf-8")
+    per_project = {spec: run_project(spec, crg_cmd, plugin_dir, args) for spec in args.projects}
+    print()
+    for spec, result in per_project.items():
+        print(f"misses, {spec} ({result['seconds']:.0f} s, {result['total_tests']} tests collected):")
+        print_misses(spec, result["mutant_records"], args.show)
+    print()
+    rows = {spec: r for spec, r in per_project.items()}
+    if len(rows) > 1:
+        rows["overall"] = figures([(m, r["total_tests"]) for r in per_project.values() for m in r["mutant_records"]])
+    print_table(rows)
+    if args.json:
+        dumped = {
+            "command": shlex.join(["benchmarks/mutation_eval.py", *(argv if argv is not None else sys.argv[1:])]),
+            "seed": args.seed,
+            "projects": {
+                spec: {
+                    **{k: v for k, v in r.items() if k != "mutant_records"},
+                    "mutants_detail": [{**m._asdict(), "function": m.function._asdict()} for m in r["mutant_records"]],
+                }
+                for spec, r in per_project.items()
+            },
+            "overall": rows.get("overall"),
+        }
+        args.json.write_text(json.dumps(dumped, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
