@@ -9,6 +9,7 @@ a crash leaves the previous index, and a concurrent indexer waits for the write 
 from __future__ import annotations
 
 import fnmatch
+import json
 from contextlib import nullcontext
 import logging
 import os
@@ -121,9 +122,16 @@ def update_index(
     started = time.perf_counter()
     report = UpdateReport(full=full)
     label = source_label(repo, source)
-    entries = _entries(repo, source)
     patterns = tuple(excludes)
+    settings = json.dumps([size_limit, sorted(patterns)])
+    if not full and source.kind == "commit" and store.get_meta("indexed") == label and store.get_meta("settings") == settings:
+        # a commit never changes: indexed with the same settings, there is nothing to compare
+        report.indexed, report.unchanged = label, True
+        report.seconds = time.perf_counter() - started
+        return report
+    entries = _entries(repo, source)
     with store.atomic() as conn:
+        store.set_meta("settings", settings)
         if full:
             store.clear()
         stored = store.file_oids()
