@@ -31,7 +31,7 @@ __all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
 MAX_CANDIDATES = 16
 
 _PY_BUILTINS = frozenset(dir(builtins))
-_CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum", "test")
+_CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
 _CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
 _PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
 _SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
@@ -354,7 +354,10 @@ class Resolver:
         if language == "go":
             return self._directory_suffix(module, (".go",))
         if language == "java":
-            return _first_existing_suffix(paths, module.replace(".", "/") + ".java")
+            # `import a.b.C` is module a.b, name C: the package's files (C is looked up in them);
+            # `import static a.b.C.m` is module a.b.C: the class's file
+            rel = module.replace(".", "/")
+            return self._directory_suffix(rel, (".java",), whole=True) or _first_existing_suffix(paths, rel + ".java")
         if language == "rust":
             parts = module.split("::")
             if parts and parts[0] in ("crate", "self", "super"):
@@ -392,10 +395,12 @@ class Resolver:
         matches.sort(key=lambda m: (-len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
         return [matches[0][1]]
 
-    def _directory_suffix(self, module: str, extensions: tuple[str, ...]) -> list[int]:
+    def _directory_suffix(self, module: str, extensions: tuple[str, ...], *, whole: bool = False) -> list[int]:
+        """Files directly in the directory whose path ends with ``module`` (the longest suffix that
+        exists, or only the whole of it)."""
         paths = self.path_ids()
         parts = module.strip("/").split("/")
-        for n in range(len(parts), 0, -1):
+        for n in range(len(parts), len(parts) - 1 if whole else 0, -1):
             suffix = "/".join(parts[-n:])
             hits = sorted(
                 i
@@ -416,7 +421,7 @@ class Resolver:
         if m is None:
             m = {}
             for child in self.children(sid):
-                if child.kind != "module":
+                if child.kind not in ("module", "test"):  # `it("run")` is not a definition of `run`
                     m.setdefault(child.name, child)
             self._child_maps[sid] = m
         return m
