@@ -27,8 +27,16 @@ SOURCES = {
     "go/main.go": "package main\n\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n",
     "java/App.java": "class App {\n  int run() { return helper(); }\n  int helper() { return 1; }\n}\n",
     "cs/App.cs": "class App {\n  int Run() { return Helper(); }\n  int Helper() { return 1; }\n}\n",
+    "rs/main.rs": "fn helper() -> i32 { 1 }\n\nfn main() { helper(); }\n",
+    "c/main.c": "int helper(void) { return 1; }\n\nint main(void) { return helper(); }\n",
+    "c/main.h": "int helper(void);\n",
+    "cpp/main.cpp": "int helper() { return 1; }\n\nint main() { return helper(); }\n",
+    "rb/app.rb": "def helper\n  1\nend\n\ndef main\n  helper\nend\n",
 }
-EXPECTED_LANGUAGES = {"python": 4, "javascript": 2, "typescript": 1, "tsx": 1, "go": 1, "java": 1, "csharp": 1}
+EXPECTED_LANGUAGES = {
+    "python": 4, "javascript": 2, "typescript": 1, "tsx": 1, "go": 1, "java": 1, "csharp": 1, "rust": 1, "c": 2,
+    "cpp": 1, "ruby": 1,
+}  # fmt: skip
 STATS_KEYS = {
     "files", "symbols", "edges", "by_kind", "by_language", "unresolved", "resolution", "db_path", "db_bytes",
     "indexed", "skipped", "files_with_syntax_errors",
@@ -59,9 +67,9 @@ def stats(repo: Path, *extra: str) -> dict[str, object]:
 
 def test_index_reports_what_it_did_and_how_many_files_the_index_holds(repo: Path) -> None:
     out = ok("index", "--repo", str(repo))
-    assert re.fullmatch(r"crg-review: index of worktree \(11 files\) parsed 11 file\(s\), removed 0 in [\d.]+s\n", out)
+    assert re.fullmatch(r"crg-review: index of worktree \(16 files\) parsed 16 file\(s\), removed 0 in [\d.]+s\n", out)
     out = ok("index", "--repo", str(repo))
-    assert re.fullmatch(r"crg-review: index of worktree \(11 files\) up to date in [\d.]+s\n", out)
+    assert re.fullmatch(r"crg-review: index of worktree \(16 files\) up to date in [\d.]+s\n", out)
 
 
 def test_the_default_index_lives_in_the_git_common_dir(repo: Path, tmp_path: Path) -> None:
@@ -77,7 +85,7 @@ def test_the_default_index_lives_in_the_git_common_dir(repo: Path, tmp_path: Pat
     run = crg("stats", "--format", "json", cwd=linked / "pkg")
     assert run.code == 0, run
     assert run.json()["db_path"] == str(expected)
-    assert run.json()["files"] == 11
+    assert run.json()["files"] == 16
     assert not (linked / ".git").is_dir()  # a file pointing to the common dir: nothing was created there
 
 
@@ -106,7 +114,7 @@ def test_stats_json_has_the_documented_keys_and_agrees_with_the_dump(repo: Path)
     assert STATS_KEYS <= set(data)
     dump = crg("dump", "--repo", str(repo)).json()
 
-    assert data["files"] == len([f for f in dump["files"] if not f[3].startswith("skipped:")]) == 11
+    assert data["files"] == len([f for f in dump["files"] if not f[3].startswith("skipped:")]) == 16
     assert data["symbols"] == len(dump["symbols"])
     assert data["edges"] == len(dump["edges"]) > 0
     assert data["unresolved"] == len(dump["unresolved"]) > 0  # missing() has no target
@@ -122,7 +130,7 @@ def test_by_language_is_keyed_by_tree_sitter_language_pack_names(repo: Path) -> 
     ok("index", "--repo", str(repo))
     by_language = stats(repo)["by_language"]
     assert isinstance(by_language, dict)
-    assert set(by_language) <= set(LANGUAGES)
+    assert set(by_language) == set(LANGUAGES)
     assert {lang: counts["files"] for lang, counts in by_language.items()} == EXPECTED_LANGUAGES
     dump = crg("dump", "--repo", str(repo)).json()
     language_of = {f[0]: f[1] for f in dump["files"]}
@@ -188,7 +196,7 @@ def test_stats_text_is_readable(repo: Path) -> None:
     assert "indexed: nothing yet" in out
     ok("index", "--repo", str(repo))
     out = ok("stats", "--repo", str(repo))
-    assert re.search(r"^files\s+11 \(0 with syntax errors\)$", out, re.M)
+    assert re.search(r"^files\s+16 \(0 with syntax errors\)$", out, re.M)
     assert re.search(r"^\s+python\s+4 files\s+\d+ symbols$", out, re.M)
     assert re.search(r"^symbols\s+\d+\s+.*function: \d+", out, re.M)
     assert "indexed: worktree" in out
