@@ -314,3 +314,20 @@ def test_a_db_under_proc_is_a_one_line_error(repo: Path) -> None:
     commit(repo)
     line = error_line(crg("index", "--repo", str(repo), "--db", "/proc/crg-review/index.db"))
     assert "cannot create the index at /proc/crg-review/index.db" in line
+
+
+def test_unresolved_merge_conflicts_are_a_one_line_error_but_a_commit_still_indexes(repo: Path) -> None:
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, "good.py", "def good():\n    return 2\n")
+    commit(repo, "other")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "good.py", "def good():\n    return 3\n")
+    commit(repo, "main")
+    with pytest.raises(AssertionError):
+        git(repo, "merge", "-q", "other")  # conflicts
+    for args in ((), ("--staged",)):
+        line = error_line(crg("index", "--repo", str(repo), *args))
+        assert "unresolved merge conflicts in good.py" in line
+    index(repo, "--rev", "HEAD")
+    assert symbols_of(repo, "good.py") == {"<module>", "good"}

@@ -243,6 +243,25 @@ def test_sigkill_during_the_very_first_index_leaves_an_empty_usable_index(
     assert answers(big_repo, db)[1] == fresh_dump(big_repo, tmp_path / "fresh.db")
 
 
+def test_ctrl_c_in_the_middle_of_a_write_rolls_back_and_exits_130(
+    big_repo: Path, tmp_path: Path, indexers: list[Indexer]
+) -> None:
+    db = tmp_path / "index.db"
+    first = crg("index", "--repo", str(big_repo), "--db", str(db), "--rev", "HEAD~1")
+    assert first.code == 0, first
+    before = answers(big_repo, db)
+
+    writer = start(
+        indexers, "index", "--repo", str(big_repo), "--db", str(db), "--rev", "HEAD", pause_after=PAUSE_AFTER
+    )
+    writer.wait_paused()
+    os.kill(writer.proc.pid, signal.SIGINT)
+    code, out, err = writer.finish()
+    assert (code, out, err) == (130, "", "crg-review: interrupted\n")
+    assert answers(big_repo, db) == before
+    assert integrity(db) == "ok"
+
+
 # --- concurrency ------------------------------------------------------------------------------------
 
 
