@@ -190,6 +190,13 @@ def wal_bytes(db: Path) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
+def index_v1(repo: Path, db: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Index the first commit; what the index answers then."""
+    first = crg("index", "--repo", str(repo), "--db", str(db), "--rev", "HEAD~1")
+    assert first.code == 0, first
+    return answers(repo, db)
+
+
 # --- crash safety -----------------------------------------------------------------------------------
 
 
@@ -198,9 +205,7 @@ def test_sigkill_in_the_middle_of_a_write_keeps_the_previous_index(
     big_repo: Path, tmp_path: Path, indexers: list[Indexer], full: bool
 ) -> None:
     db = tmp_path / "index.db"
-    first = crg("index", "--repo", str(big_repo), "--db", str(db), "--rev", "HEAD~1")
-    assert first.code == 0, first
-    before = answers(big_repo, db)
+    before = index_v1(big_repo, db)
     assert before[0]["files"] == N_FILES + N_FILES // 50  # modules and their __init__.py
     tables_and_indexes = schema(db)
     wal_before = wal_bytes(db)
@@ -247,9 +252,7 @@ def test_ctrl_c_in_the_middle_of_a_write_rolls_back_and_exits_130(
     big_repo: Path, tmp_path: Path, indexers: list[Indexer]
 ) -> None:
     db = tmp_path / "index.db"
-    first = crg("index", "--repo", str(big_repo), "--db", str(db), "--rev", "HEAD~1")
-    assert first.code == 0, first
-    before = answers(big_repo, db)
+    before = index_v1(big_repo, db)
 
     writer = start(
         indexers, "index", "--repo", str(big_repo), "--db", str(db), "--rev", "HEAD", pause_after=PAUSE_AFTER

@@ -135,18 +135,19 @@ def test_an_unknown_schema_version_is_rebuilt_cleanly_with_a_message(repo: Path,
     assert indexed(repo, db) == before
 
 
+def next_version_migrates_with(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
+    """Pretend the code is one schema version ahead, reached from today's by ``script``."""
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(store_module, "_MIGRATIONS", {SCHEMA_VERSION: script})
+
+
 def test_a_migration_upgrades_in_place_keeping_the_data(
     repo: Path, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = indexed(repo, db)
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setattr(
-        store_module,
-        "_MIGRATIONS",
-        {
-            SCHEMA_VERSION: "ALTER TABLE files ADD COLUMN note TEXT NOT NULL DEFAULT '';\n"
-            "CREATE INDEX files_note ON files(note)"
-        },
+    next_version_migrates_with(
+        monkeypatch,
+        "ALTER TABLE files ADD COLUMN note TEXT NOT NULL DEFAULT '';\nCREATE INDEX files_note ON files(note)",
     )
     store = Store.open(db)
     try:
@@ -161,11 +162,8 @@ def test_a_failing_migration_leaves_the_old_index_untouched(
     repo: Path, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = indexed(repo, db)
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setattr(
-        store_module,
-        "_MIGRATIONS",
-        {SCHEMA_VERSION: "ALTER TABLE files ADD COLUMN note TEXT;\nALTER TABLE no_such_table ADD COLUMN x TEXT"},
+    next_version_migrates_with(
+        monkeypatch, "ALTER TABLE files ADD COLUMN note TEXT;\nALTER TABLE no_such_table ADD COLUMN x TEXT"
     )
     with pytest.raises(sqlite3.OperationalError):
         Store.open(db)
