@@ -7,7 +7,7 @@ and ``CRG_TRACE_OUT`` (where the raw JSON goes at the end of the session).
 It uses ``sys.setprofile`` (call events only, no line events) from the moment it is imported,
 so imports done while conftest files load are seen too. Each Python ``call`` event of a code
 object under the root becomes one raw record ``(caller_path, caller_qualname, callee_path,
-callee_qualname, site, hops)``; trace_callgraph.py turns them into the published edges.
+callee_qualname, site, hops, line)``; trace_callgraph.py turns them into the published edges.
 
 - qualname: ``co_qualname`` with every ``<...>`` component dropped, so ``f.<locals>.g`` is
   ``f.g`` and a lambda or comprehension in ``f`` stands for ``f`` (its lexical owner, not
@@ -21,6 +21,7 @@ callee_qualname, site, hops)``; trace_callgraph.py turns them into the published
   ``cfunc:NAME`` when the caller was inside the builtin NAME (``sorted(key=f)``, ``map``),
   or ``via:MODULE:QUALNAME`` when Python frames outside the root stand between the two
   (``hops`` of them: contextlib, functools, logging...).
+- line: the line being executed in the caller (for ``via:`` records: in the nearest root frame).
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ _CACHE = dis.opmap.get("CACHE", -1)
 # code object -> (relpath, qualname, is_function) or None when outside the root
 _codes: dict[CodeType, tuple[str, str, bool] | None] = {}
 _files: dict[str, str | None] = {}
-# (caller_path, caller_q, callee_path, callee_q, site, hops) -> count
-_edges: dict[tuple[str, str, str, str, str, int], int] = {}
+# (caller_path, caller_q, callee_path, callee_q, site, hops, line) -> count
+_edges: dict[tuple[str, str, str, str, str, int, int], int] = {}
 _ran: set[tuple[str, str]] = set()
 # id(frame) of a root frame -> name of the builtin it is calling right now
 _in_cfunc: dict[int, str] = {}
@@ -58,7 +59,7 @@ def _relpath(filename: str) -> str | None:
     rel = _files.get(filename, "")
     if rel == "":
         path = os.path.realpath(filename) if filename and not filename.startswith("<") else ""
-        rel = path[len(_ROOT):].replace(os.sep, "/") if path.startswith(_ROOT) else None
+        rel = path[len(_ROOT) :].replace(os.sep, "/") if path.startswith(_ROOT) else None
         _files[filename] = rel
     return rel
 
@@ -114,7 +115,7 @@ def _on_call(frame: FrameType) -> None:
                 assert first_outside is not None
                 code = first_outside.f_code
                 site = f"via:{first_outside.f_globals.get('__name__', '?')}:{code.co_qualname}"
-            key = (caller[0], caller[1], callee[0], callee[1], site, hops)
+            key = (caller[0], caller[1], callee[0], callee[1], site, hops, caller_frame.f_lineno or 0)
             _edges[key] = _edges.get(key, 0) + 1
             return
         first_outside = first_outside or caller_frame
@@ -127,7 +128,7 @@ def _profile(frame: FrameType, event: str, arg: Any) -> None:
         _on_call(frame)
     elif event == "c_call":
         if _info(frame.f_code) is not None:
-            _in_cfunc[id(frame)] = getattr(arg, "__qualname__", None) or getattr(arg, "__name__", "?")
+            _in_cfunc[id(frame)] = str(getattr(arg, "__qualname__", None) or getattr(arg, "__name__", "?"))
     elif event in ("c_return", "c_exception"):
         _in_cfunc.pop(id(frame), None)
 
@@ -139,7 +140,7 @@ def _start() -> None:
 
 def _stop() -> None:
     sys.setprofile(None)
-    threading.setprofile(None)  # type: ignore[arg-type]
+    threading.setprofile(None)
 
 
 def pytest_unconfigure(config: Any) -> None:
@@ -156,4 +157,7 @@ def pytest_unconfigure(config: Any) -> None:
         json.dump(data, fh)
 
 
-_start()
+if __name__ == "__main__":
+    print(__doc__)
+else:
+    _start()

@@ -17,19 +17,22 @@ import tarfile
 import tempfile
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 __all__ = [
     "CACHE_DIR",
+    "TimeReport",
     "Timing",
     "fetch_sdist",
+    "git",
     "make_git_repo",
+    "make_venv",
     "one_function_commit",
     "peak_rss_and_wall",
+    "run_time_v",
     "timed",
-    "make_venv",
-    "git",
 ]
 
 CACHE_DIR = Path(__file__).resolve().parent / ".cache"
@@ -58,28 +61,45 @@ class Timing(NamedTuple):
     peak_kb: int
 
 
+class TimeReport(NamedTuple):
+    """Timing plus CPU seconds (user + system): steadier than wall time on a busy machine."""
+
+    seconds: float
+    peak_kb: int
+    cpu_seconds: float
+
+
 def git(repo: Path, *args: str, date: str | None = None) -> str:
     """Run ``git -C repo args...`` with the fixed identity; return stdout."""
     env = {**os.environ, **GIT_ENV}
     if date is not None:
         env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
-    done = subprocess.run(
-        ["git", "-C", str(repo), *args], env=env, check=True, capture_output=True, text=True
-    )
+    done = subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True, text=True)
     return done.stdout
 
 
 def _sdist_archive(name: str, version: str, cache: Path) -> Path:
     """Download (once) the sdist archive of name==version into cache; return its path."""
     pattern = re.compile(
-        rf"^{re.sub(r'[-_.]+', '[-_.]+', name)}-{re.escape(version)}\.(tar\.gz|zip|tar\.bz2)$", re.I
+        rf"^{re.sub(r'[-_.]+', '[-_.]+', name)}-{re.escape(version)}\.(tar\.gz|zip|tar\.bz2)$", re.IGNORECASE
     )
     found = [p for p in cache.iterdir() if pattern.match(p.name)] if cache.is_dir() else []
     if not found:
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-             "--no-binary", ":all:", f"{name}=={version}", "-d", str(cache)],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                f"{name}=={version}",
+                "-d",
+                str(cache),
+            ],
             check=True,
         )
         found = [p for p in cache.iterdir() if pattern.match(p.name)]
@@ -97,7 +117,7 @@ def _extract(archive: Path, dest: Path) -> Path:
     else:
         with tarfile.open(archive) as tf:
             tf.extractall(dest, filter="data")
-    entries = [p for p in dest.iterdir()]
+    entries = list(dest.iterdir())
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
 
 
@@ -126,10 +146,11 @@ def make_git_repo(src_dir: Path, dest: Path) -> Path:
 
 
 def _first_body_line(tree: ast.Module) -> tuple[int, int] | None:
-    """(line, column) of the first body statement of the first plain top-level function, if any.
+    """(line, column) of the first body statement of the first function in ``ast.walk`` order
+    (breadth first: top-level functions before methods), if any.
 
-    A body whose first statement shares the ``def`` line (``def f(): pass``) or is a docstring
-    followed by nothing is skipped; a docstring is stepped over.
+    A body whose first statement shares the ``def`` line (``def f(): pass``) or that is only a
+    docstring is skipped; a docstring is stepped over.
     """
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -144,9 +165,7 @@ def _first_body_line(tree: ast.Module) -> tuple[int, int] | None:
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
-        stmt.value.value, str
-    )
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
 
 def _candidate_files(repo: Path, prefer: str | None) -> list[Path]:
@@ -177,42 +196,60 @@ def one_function_commit(repo: Path, prefer: str | None = None) -> str:
         lines.insert(line - 1, " " * col + BENCH_STATEMENT + "\n")
         path.write_text("".join(lines), encoding="utf-8")
         rel = path.relative_to(repo).as_posix()
-        git(repo, "commit", "--quiet", "--no-verify", "-am", f"bench: touch one function in {rel}",
-            date="2024-01-02T00:00:00+00:00")
+        git(
+            repo,
+            "commit",
+            "--quiet",
+            "--no-verify",
+            "-am",
+            f"bench: touch one function in {rel}",
+            date="2024-01-02T00:00:00+00:00",
+        )
         return rel
     raise SystemExit(f"no function to edit in {repo}")
 
 
-def _parse_time_v(report: str) -> Timing:
-    """Read wall clock and max RSS out of GNU time's ``-v`` report."""
-    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", report)
-    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report)
-    if not wall or not rss:
-        raise RuntimeError(f"could not read /usr/bin/time -v output:\n{report}")
+def _parse_time_v(report: str) -> TimeReport:
+    """Read wall clock, CPU time and max RSS out of GNU time's ``-v`` report."""
+    found = {}
+    for key, pattern in (
+        ("wall", r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)"),
+        ("rss", r"Maximum resident set size \(kbytes\): (\d+)"),
+        ("user", r"User time \(seconds\): ([\d.]+)"),
+        ("sys", r"System time \(seconds\): ([\d.]+)"),
+    ):
+        match = re.search(pattern, report)
+        if not match:
+            raise RuntimeError(f"could not read /usr/bin/time -v output:\n{report}")
+        found[key] = match.group(1)
     seconds = 0.0
-    for part in wall.group(1).split(":"):
+    for part in found["wall"].split(":"):
         seconds = seconds * 60 + float(part)
-    return Timing(seconds, int(rss.group(1)))
+    return TimeReport(seconds, int(found["rss"]), float(found["user"]) + float(found["sys"]))
 
 
-def peak_rss_and_wall(
-    cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
-) -> Timing:
-    """Run cmd under ``/usr/bin/time -v``; return (seconds, peak_kb). Fails if cmd fails.
+def run_time_v(cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> TimeReport:
+    """Run cmd under ``/usr/bin/time -v``; return wall seconds, peak KiB and CPU seconds.
 
     Wall time is measured here with ``perf_counter`` (GNU time prints only centiseconds);
     the peak RSS is GNU time's, i.e. the largest of the process and its waited-for children.
+    Stops the script, showing the output, if cmd fails.
     """
     if not TIME_BIN.exists():
         raise SystemExit("/usr/bin/time is missing: apt-get install -y time")
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        seconds, done = timed(
-            [str(TIME_BIN), "-v", "-o", report.name, *cmd], cwd=cwd, env=env
-        )
+        seconds, done = timed([str(TIME_BIN), "-v", "-o", report.name, *cmd], cwd=cwd, env=env)
         if done.returncode != 0:
-            sys.stderr.write(done.stdout + done.stderr)
+            sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
             raise SystemExit(f"command failed ({done.returncode}): {' '.join(cmd)}")
-        return Timing(seconds, _parse_time_v(report.read()).peak_kb)
+        parsed = _parse_time_v(report.read())
+    return parsed._replace(seconds=seconds)
+
+
+def peak_rss_and_wall(cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> Timing:
+    """Run cmd under ``/usr/bin/time -v``; return (seconds, peak_kb). Fails if cmd fails."""
+    report = run_time_v(cmd, cwd=cwd, env=env)
+    return Timing(report.seconds, report.peak_kb)
 
 
 def timed(
@@ -220,7 +257,7 @@ def timed(
 ) -> tuple[float, subprocess.CompletedProcess[str]]:
     """Run cmd capturing output; return (wall seconds, completed process)."""
     start = time.perf_counter()
-    done = subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True, text=True)
+    done = subprocess.run(list(cmd), check=False, cwd=cwd, env=env, capture_output=True, text=True)
     return time.perf_counter() - start, done
 
 
@@ -240,16 +277,18 @@ def _main() -> None:
         description="Fetch an sdist and commit it into a fresh git repo (helpers for the benchmarks)."
     )
     parser.add_argument("project", help="NAME==VERSION, e.g. django==5.0.6")
-    parser.add_argument("--repo", type=Path, help="where to make the git repo "
-                        "(default: benchmarks/.cache/repos/NAME-VERSION)")
+    parser.add_argument(
+        "--repo", type=Path, help="where to make the git repo (default: benchmarks/.cache/repos/NAME-VERSION)"
+    )
     parser.add_argument("--touch", action="store_true", help="also make the one-function commit")
+    parser.add_argument("--prefer", metavar="FILE", help="repo-relative file whose first function --touch edits")
     args = parser.parse_args()
     name, version = args.project.split("==")
     src = fetch_sdist(name, version)
     repo = make_git_repo(src, args.repo or CACHE_DIR / "repos" / f"{name}-{version}")
     print(repo)
     if args.touch:
-        print(one_function_commit(repo))
+        print(one_function_commit(repo, args.prefer))
 
 
 if __name__ == "__main__":

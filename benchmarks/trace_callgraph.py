@@ -5,7 +5,7 @@ into its own venv under ``benchmarks/.cache/venvs/``, runs its tests with calltr
 (``sys.setprofile``) and writes the calls between the project's own functions as JSON::
 
     {"project": ..., "edges": [[caller_path, caller_qualname, callee_path, callee_qualname], ...],
-     "edge_sites": [[site, ...], ...], "test_edges": [...], "scope_edges": [...],
+     "edge_sites": [[site, ...], ...], "edge_lines": [[line, ...], ...], "test_edges": [...], ...,
      "indirect_edges": [[..., via], ...], "ran": [[path, qualname], ...], ...}
 
 Paths are relative to the sdist's root, which is the root of the git repo that
@@ -13,8 +13,11 @@ Paths are relative to the sdist's root, which is the root of the git repo that
 
 - ``edges``: caller and callee are functions in project (non-test) files, and the caller's
   frame is the callee's immediate Python caller (builtins in between are allowed and show in
-  ``edge_sites`` as ``cfunc:NAME``).
-- ``test_edges``: the same with the caller in a test file (tests/, test_*.py, conftest.py).
+  ``edge_sites`` as ``cfunc:NAME``); ``edge_sites`` and ``edge_lines`` run parallel to it:
+  the call-site kinds seen (an opcode name such as ``CALL`` or ``LOAD_ATTR`` for a property,
+  ``cfunc:NAME``, or ``decorator`` for a call made on an ``@`` line) and the caller's lines.
+- ``test_edges`` (with ``test_edge_sites``, ``test_edge_lines``): the same with the caller in
+  a test file (tests/, test_*.py, conftest.py).
 - ``scope_edges``: the caller is a module or class body (decorators, class attributes).
 - ``indirect_edges``: Python frames outside the project stand between the two (contextlib,
   functools, logging, pytest); ``via`` names the first of them.
@@ -32,17 +35,23 @@ import shutil
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from fetch import CACHE_DIR, fetch_sdist, make_venv, timed  # noqa: E402
+from fetch import CACHE_DIR, fetch_sdist, make_venv, timed
 
 DEFAULT_PROJECT = "click==8.1.7"
 #: where projects pin their test requirements (pytest included); the first one found is used
-REQUIREMENT_FILES = ("requirements/tests.txt", "requirements/test.txt", "requirements-test.txt",
-                     "test-requirements.txt", "requirements/testing.txt")
+REQUIREMENT_FILES = (
+    "requirements/tests.txt",
+    "requirements/test.txt",
+    "requirements-test.txt",
+    "test-requirements.txt",
+    "requirements/testing.txt",
+)
 TEST_DIRS = {"tests", "test", "testing"}
 
 
@@ -57,8 +66,12 @@ def is_test_file(rel: str) -> bool:
     """A test file: under a tests/test/testing folder, or named test_*.py, *_test.py, conftest.py."""
     parts = rel.split("/")
     name = parts[-1]
-    return (bool(TEST_DIRS.intersection(parts[:-1])) or name.startswith("test_")
-            or name.endswith("_test.py") or name == "conftest.py")
+    return (
+        bool(TEST_DIRS.intersection(parts[:-1]))
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
 
 
 def _defs(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, bool]]:
@@ -133,38 +146,65 @@ def run_pytest(py: Path, tree: Path, pytest_args: Sequence[str], raw: Path | Non
     return seconds, done.returncode
 
 
+class SourceLines:
+    """Lines of the tree's files, read once each."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = tree
+        self.files: dict[str, list[str]] = {}
+
+    def starts_with_at(self, rel: str, line: int) -> bool:
+        """Whether the line is a decorator line (``@...``)."""
+        if rel not in self.files:
+            self.files[rel] = (self.tree / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = self.files[rel]
+        return 0 < line <= len(lines) and lines[line - 1].lstrip().startswith("@")
+
+
 def classify(raw: dict[str, Any], tree: Path) -> dict[str, Any]:
-    """Turn the plugin's raw records into the published edge lists."""
+    """Turn the plugin's raw records into the published edge lists.
+
+    A call made on a decorator line gets the site ``decorator``: both the decorator
+    expression's own call (``@command()``) and the application of the decorator run there.
+    """
     functions: dict[str, set[str]] = {}
+    source = SourceLines(tree)
 
     def is_function(rel: str, qualname: str) -> bool:
         if rel not in functions:
             functions[rel] = static_functions(tree, rel)
         return qualname in functions[rel]
 
-    sites: dict[Edge, set[str]] = defaultdict(set)
-    test_edges: set[Edge] = set()
+    direct: dict[str, dict[Edge, tuple[set[str], set[int]]]] = {"edges": {}, "test_edges": {}}
     scope_edges: set[Edge] = set()
     indirect: dict[Edge, str] = {}
-    for caller_path, caller, callee_path, callee, site, hops, _count in raw["edges"]:
+    for caller_path, caller, callee_path, callee, site, hops, line, _count in raw["edges"]:
         edge = Edge(caller_path, caller, callee_path, callee)
         if is_test_file(callee_path):
             continue
         if hops:
             indirect.setdefault(edge, site)
-        elif is_test_file(caller_path):
-            test_edges.add(edge)
-        elif not is_function(caller_path, caller):
+            continue
+        if not is_test_file(caller_path) and not is_function(caller_path, caller):
             scope_edges.add(edge)
-        else:
-            sites[edge].add(site)
-    direct = sorted(sites)
+            continue
+        if source.starts_with_at(caller_path, line):
+            site = "decorator"
+        group = direct["test_edges" if is_test_file(caller_path) else "edges"]
+        sites, lines = group.setdefault(edge, (set(), set()))
+        sites.add(site)
+        lines.add(line)
     ran = sorted({(p, q) for p, q in raw["ran"] if not is_test_file(p)})
     unknown = sorted({f"{p}::{q}" for p, q in ran if not is_function(p, q)})
+    result: dict[str, Any] = {}
+    for name, group in direct.items():
+        order = sorted(group)
+        prefix = "" if name == "edges" else "test_"
+        result[name] = [list(e) for e in order]
+        result[f"{prefix}edge_sites"] = [sorted(group[e][0]) for e in order]
+        result[f"{prefix}edge_lines"] = [sorted(group[e][1]) for e in order]
     return {
-        "edges": [list(e) for e in direct],
-        "edge_sites": [sorted(sites[e]) for e in direct],
-        "test_edges": [list(e) for e in sorted(test_edges)],
+        **result,
         "scope_edges": [list(e) for e in sorted(scope_edges)],
         "indirect_edges": [[*e, via] for e, via in sorted(indirect.items())],
         "ran": [list(r) for r in ran],
@@ -178,13 +218,20 @@ def summarize(result: dict[str, Any]) -> None:
     for site_list in result["edge_sites"]:
         for site in site_list:
             kinds[site.split(":")[0] if site.startswith("cfunc:") else site] += 1
-    print(f"{result['project']}: {len(result['edges'])} direct project->project edges, "
-          f"{len(result['test_edges'])} test->project, {len(result['scope_edges'])} from module/class "
-          f"bodies, {len(result['indirect_edges'])} indirect; {len(result['ran'])} project functions ran")
-    print("  call sites of direct edges: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))
+    print(
+        f"{result['project']}: {len(result['edges'])} direct project->project edges, "
+        f"{len(result['test_edges'])} test->project, {len(result['scope_edges'])} from module/class "
+        f"bodies, {len(result['indirect_edges'])} indirect; {len(result['ran'])} project functions ran"
+    )
+    print(
+        "  call sites of direct edges: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    )
     if result["ran_not_found_by_ast"]:
-        print(f"  {len(result['ran_not_found_by_ast'])} functions that ran have no matching def per ast, "
-              f"e.g. {result['ran_not_found_by_ast'][:3]}")
+        print(
+            f"  {len(result['ran_not_found_by_ast'])} functions that ran have no matching def per ast, "
+            f"e.g. {result['ran_not_found_by_ast'][:3]}"
+        )
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
