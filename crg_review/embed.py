@@ -18,10 +18,12 @@ Both are loaded from installed files only (fastembed's ``specific_model_path``):
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import re
 import threading
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -61,7 +63,6 @@ DOC_WORDS = 40
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 #: code words that say nothing about what a symbol does
 _CODE_NOISE = frozenset(
     "self cls def return if else elif for in not and or is none true false import from as pass "
@@ -72,22 +73,17 @@ _CODE_NOISE = frozenset(
 
 def split_identifier(identifier: str) -> list[str]:
     """``getUserName`` / ``get_user_name`` / ``HTTPServer`` → lower-case words."""
-    out: list[str] = []
-    for part in re.split(r"[^0-9A-Za-z]+", identifier):
-        out.extend(w.lower() for w in _CAMEL.findall(part))
-    return out
+    return " ".join(_CAMEL.findall(identifier)).lower().split()
 
 
 def words(text: str) -> list[str]:
     """The words of a text with identifiers split (``read_config(ctx)`` → read, config, ctx)."""
-    out: list[str] = []
-    for token in _IDENT.findall(text):
-        out.extend(split_identifier(token))
-    return out
+    # one pass over the whole text: the camel-case pattern never crosses '_', '.' or spaces
+    return " ".join(_CAMEL.findall(text)).lower().split()
 
 
 def _code_words(text: str) -> list[str]:
-    return [w for w in words(text) if w not in _CODE_NOISE and len(w) > 1]
+    return [w for w in words(text) if len(w) > 1 and w not in _CODE_NOISE]
 
 
 def _doc_summary(docstring: str) -> str:
@@ -210,35 +206,68 @@ class StaticEmbedder:
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
         self.model_dir = model_dir
         self.model_id: str = config["model_id"]
-        self.table = read_safetensors(model_dir / "model.safetensors")["embeddings"].astype(np.float32)
-        self.dim = int(self.table.shape[1])
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=512)
+        # float16 as stored (rows are widened when summed); the padding token's row is the zero row pooling pads with
+        self.table = read_safetensors(model_dir / "model.safetensors")["embeddings"].copy()
+        self.dim = int(self.table.shape[1])
+        self.pad_id = int(self.tokenizer.token_to_id("[PAD]") or 0)
+        self.table[self.pad_id] = 0
         self.unk_id: int | None = self.tokenizer.token_to_id("[UNK]")
 
     def embed(self, texts: Sequence[str]) -> Matrix:
-        """Vectors of ``texts`` (one matrix product over a document x token count matrix per batch)."""
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for lo in range(0, len(texts), 2048):
-            batch = list(texts[lo : lo + 2048])
-            encodings = self.tokenizer.encode_batch_fast(batch, add_special_tokens=False)
-            lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(batch))
-            ids = np.fromiter((i for e in encodings for i in e.ids), dtype=np.int64, count=int(lengths.sum()))
-            doc = np.repeat(np.arange(len(batch)), lengths)
-            if self.unk_id is not None:
-                keep = ids != self.unk_id
-                ids, doc = ids[keep], doc[keep]
-            if not ids.size:
-                continue
-            if len(batch) == 1:
-                out[lo] = self.table[ids].sum(axis=0)
-                continue
-            distinct, index = np.unique(ids, return_inverse=True)
-            counts = np.zeros((len(batch), len(distinct)), dtype=np.float32)
-            np.add.at(counts, (doc, index), 1.0)
-            out[lo : lo + len(batch)] = counts @ self.table[distinct]
-        return _normalize(out)
+        """Vectors of ``texts``: each distinct whitespace-separated chunk is tokenized and summed once.
+
+        WordPiece never crosses whitespace, so summing the chunks' token rows gives the sum over the
+        text's tokens; code repeats its words so much that this is several times faster.
+        """
+        split = [text.split() for text in texts]
+        lengths = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+        index: defaultdict[str, int] = defaultdict(itertools.count().__next__)  # chunk -> first-seen number
+        occurrences = np.fromiter(
+            map(index.__getitem__, itertools.chain.from_iterable(split)), dtype=np.int64, count=int(lengths.sum())
+        )
+        chunk_vectors = self._sum_rows(self._chunk_token_ids(list(index)))
+        # one zero row more: the padding of the pooled gather
+        chunk_vectors = np.vstack([chunk_vectors, np.zeros((1, self.dim), dtype=np.float32)])
+        return _normalize(_pooled(chunk_vectors, occurrences, lengths, pad=len(chunk_vectors) - 1))
+
+    def _chunk_token_ids(self, chunks: list[str]) -> list[list[int]]:
+        encodings = self.tokenizer.encode_batch_fast(chunks, add_special_tokens=False) if chunks else []
+        return [[t for t in e.ids if t != self.unk_id] for e in encodings]
+
+    def _sum_rows(self, id_lists: list[list[int]]) -> Matrix:
+        lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
+        ids = np.fromiter(itertools.chain.from_iterable(id_lists), dtype=np.int64, count=int(lengths.sum()))
+        return _pooled(self.table, ids, lengths, pad=self.pad_id)
+
+
+def _pooled(
+    vectors: npt.NDArray[Any], index: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], pad: int
+) -> Matrix:
+    """Per document, the float32 sum of ``vectors[index[...]]`` over its run of ``lengths[d]`` indexes.
+
+    Documents are padded (with ``pad``, a zero row of ``vectors``) to the longest of a group of similar
+    lengths and summed as one 3-d gather: ``np.add.reduceat`` over rows is several times slower.
+    """
+    out = np.zeros((len(lengths), vectors.shape[1]), dtype=np.float32)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    order = np.argsort(lengths, kind="stable")
+    budget = 1 << 18  # gathered rows per group: bounds the temporary memory (x dim floats)
+    lo = 0
+    while lo < len(order):
+        step = max(1, budget // max(int(lengths[order[min(lo + 4095, len(order) - 1)]]), 1))
+        hi = min(len(order), lo + min(step, 4096))
+        docs = order[lo:hi]
+        width = max(int(lengths[docs].max()), 1)
+        positions = np.arange(width)
+        mask = positions < lengths[docs][:, None]
+        grid = np.full((len(docs), width), pad, dtype=np.int64)
+        grid[mask] = index[(starts[docs][:, None] + positions)[mask]]
+        out[docs] = vectors[grid].sum(axis=1, dtype=np.float32)
+        lo = hi
+    return out
 
 
 #: the name the quality model is registered under in fastembed (a name of ours: never looked up on a hub)

@@ -4,7 +4,7 @@ The search tables live beside the graph in the index and are brought up to date 
 :func:`update_search_index` (the indexer calls it after an update; a search calls it when the index
 changed since):
 
-``search_symbols``
+``search_marks``
     one row per symbol: the hash of the text it is embedded from. Rows go with their symbol
     (``ON DELETE CASCADE``), so a symbol without a row is new since the last update and a shrinking
     row count means symbols were deleted.
@@ -23,7 +23,7 @@ import re
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,11 +106,12 @@ _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "ied", "es", 
 
 _SEARCH_TABLES = (
     (
-        "CREATE TABLE IF NOT EXISTS search_symbols ("
+        "CREATE TABLE IF NOT EXISTS search_marks ("
         " symbol_id INTEGER PRIMARY KEY REFERENCES symbols(id) ON DELETE CASCADE,"
+        " file_oid TEXT NOT NULL,"
         " text_hash TEXT NOT NULL)"
     ),
-    "CREATE INDEX IF NOT EXISTS search_symbols_hash ON search_symbols(text_hash)",
+    "CREATE INDEX IF NOT EXISTS search_marks_hash ON search_marks(text_hash)",
 )
 _TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbols_trigram USING fts5(name, qualname, tokenize='trigram')"
 
@@ -318,20 +319,37 @@ def _symbol_texts(conn: sqlite3.Connection, ids: Sequence[int], sources: _Source
     return out
 
 
-def _marks_stale(conn: sqlite3.Connection) -> bool:
-    if not _has_table(conn, "search_symbols"):
-        return True
-    n_symbols = conn.execute("SELECT count(*) FROM symbols").fetchone()[0]
-    n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
-    last = conn.execute("SELECT value FROM meta WHERE key='search_marks'").fetchone()
-    return bool(n_symbols != n_marks or last is None or int(last[0]) != n_marks)
+_STALE = (
+    "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN search_marks m ON m.symbol_id = s.id"
+    " WHERE m.symbol_id IS NULL OR m.file_oid != f.oid"
+)
+#: (database, model id) -> (data_version, total_changes) when the search tables were last seen up to date
+_FRESH: dict[tuple[str, str | None], tuple[int, int]] = {}
+
+
+def _version(conn: sqlite3.Connection) -> tuple[int, int]:
+    # data_version moves when another connection commits, total_changes when this one writes
+    return int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
 
 
 def needs_update(store: Store, model_id: str | None) -> bool:
-    """Whether the search tables lag behind the symbols, or hold no vectors of ``model_id``."""
-    if _marks_stale(store.conn):
+    """Whether a symbol is new or changed since the search tables were updated, one was deleted, or
+    there are no vectors of ``model_id``. Remembered per process until the database changes."""
+    conn = store.conn
+    key = (str(store.path), model_id)
+    if _FRESH.get(key) == _version(conn):
+        return False
+    if not _has_table(conn, "search_marks"):
         return True
-    return model_id is not None and store.get_meta("embed_model") != model_id
+    n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
+    stale = (
+        store.get_meta("search_marks") != str(n_marks)
+        or conn.execute(_STALE + " LIMIT 1").fetchone() is not None
+        or (model_id is not None and store.get_meta("embed_model") != model_id)
+    )
+    if not stale:
+        _FRESH[key] = _version(conn)
+    return stale
 
 
 def update_search_index(store: Store, repo: Repo | None = None, *, model: str | None = "fast") -> int:
@@ -339,7 +357,8 @@ def update_search_index(store: Store, repo: Repo | None = None, *, model: str | 
 
     Call after every index update (inside or after its transaction). ``repo`` supplies the bodies
     (embedded texts include their first lines); ``model`` is ``fast``, ``quality`` or None (no
-    vectors). Returns how many texts were embedded; unchanged symbols are never re-embedded.
+    vectors). Only symbols of files whose blob changed get a new text; only new texts are embedded.
+    Returns how many texts were embedded.
     """
     embedder = None
     if model is not None:
@@ -350,7 +369,7 @@ def update_search_index(store: Store, repo: Repo | None = None, *, model: str | 
 
 
 def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
-    from .embed import text_hash, to_blob
+    from .embed import text_hash
 
     sources = _Sources(repo)
     embedded = 0
@@ -360,77 +379,109 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
         trigram = store.has_fts and trigram_available()
         if trigram:
             conn.execute(_TRIGRAM_TABLE)
-        n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
+        n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         last = store.get_meta("search_marks")
-        deleted = last is None or int(last) > n_marks
+        deleted = last is None or int(last) != n_marks  # marks leave with their symbols (ON DELETE CASCADE)
         if deleted and trigram:
-            # rows of deleted symbols (and of ids reused since) lost their mark with their symbol
-            conn.execute("DELETE FROM symbols_trigram WHERE rowid NOT IN (SELECT symbol_id FROM search_symbols)")
-        new = [
-            r[0]
+            conn.execute("DELETE FROM symbols_trigram WHERE rowid NOT IN (SELECT symbol_id FROM search_marks)")
+        stale = [r[0] for r in conn.execute(_STALE + " ORDER BY s.file_id, s.id")]
+        texts = _symbol_texts(conn, stale, sources)
+        old_hashes = _hashes(conn, stale)
+        oids = {
+            r[0]: r[1]
+            for chunk in _chunks(stale)
             for r in conn.execute(
-                "SELECT s.id FROM symbols s LEFT JOIN search_symbols m ON m.symbol_id = s.id"
-                " WHERE m.symbol_id IS NULL ORDER BY s.file_id, s.id"
+                f"SELECT s.id, f.oid FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({_marks(chunk)})",
+                chunk,
             )
-        ]
-        texts = _symbol_texts(conn, new, sources)
+        }
         conn.executemany(
-            "INSERT INTO search_symbols(symbol_id, text_hash) VALUES (?, ?)",
-            [(sid, text_hash(text)) for sid, text in texts.items()],
+            "INSERT OR REPLACE INTO search_marks(symbol_id, file_oid, text_hash) VALUES (?, ?, ?)",
+            [(sid, oids[sid], text_hash(text)) for sid, text in texts.items()],
         )
-        if trigram and new:
-            for i in range(0, len(new), 500):
-                chunk = new[i : i + 500]
+        changed_hashes = any(old_hashes.get(sid) not in (None, text_hash(t)) for sid, t in texts.items())
+        if trigram and stale:
+            for chunk in _chunks(stale):
+                conn.execute(f"DELETE FROM symbols_trigram WHERE rowid IN ({_marks(chunk)})", chunk)
                 conn.execute(
                     "INSERT INTO symbols_trigram(rowid, name, qualname)"
                     " SELECT s.id, s.name, CASE WHEN s.kind = 'module' THEN f.path ELSE s.qualname END"
-                    f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({','.join('?' * len(chunk))})",
+                    f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({_marks(chunk)})",
                     chunk,
                 )
         if embedder is not None:
-            previous = store.get_meta("embed_model")
-            if previous is not None and previous != embedder.model_id:
-                log.warning(
-                    "the embedding model changed (%s -> %s): re-embedding every symbol", previous, embedder.model_id
-                )
-            conn.execute("DELETE FROM vectors WHERE model != ?", (embedder.model_id,))
-            if deleted:
-                conn.execute(
-                    "DELETE FROM vectors WHERE model = ? AND text_hash NOT IN (SELECT text_hash FROM search_symbols)",
-                    (embedder.model_id,),
-                )
-            missing = conn.execute(
-                "SELECT m.symbol_id FROM search_symbols m LEFT JOIN vectors v"
-                " ON v.model = ? AND v.text_hash = m.text_hash WHERE v.text_hash IS NULL ORDER BY m.symbol_id",
-                (embedder.model_id,),
-            ).fetchall()
-            todo_ids = [r[0] for r in missing]
-            if todo_ids:
-                todo_texts = {sid: texts[sid] for sid in todo_ids if sid in texts}
-                todo_texts.update(_symbol_texts(conn, [s for s in todo_ids if s not in todo_texts], sources))
-                by_hash: dict[str, str] = {}
-                for sid, text in todo_texts.items():
-                    h = text_hash(text)
-                    by_hash.setdefault(h, text)
-                    if sid not in texts:  # recomputed: keep the mark in step with the text embedded
-                        conn.execute("UPDATE search_symbols SET text_hash = ? WHERE symbol_id = ?", (h, sid))
-                hashes = list(by_hash)
-                if len(hashes) > 2000:
-                    log.info("embedding %d symbol texts with the %s model", len(hashes), embedder.name)
-                for i in range(0, len(hashes), 4096):
-                    chunk = hashes[i : i + 4096]
-                    vectors = embedder.embed([by_hash[h] for h in chunk])
-                    conn.executemany(
-                        "INSERT OR REPLACE INTO vectors(model, text_hash, vector) VALUES (?, ?, ?)",
-                        [(embedder.model_id, h, to_blob(v)) for h, v in zip(chunk, vectors, strict=True)],
-                    )
-                embedded = len(hashes)
-            store.set_meta("embed_model", embedder.model_id)
-        n_marks = conn.execute("SELECT count(*) FROM search_symbols").fetchone()[0]
+            embedded = _embed_missing(store, embedder, texts, sources, gc=deleted or changed_hashes)
+        n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         store.set_meta("search_marks", str(n_marks))
-        if new or embedded or deleted:
+        if stale or embedded or deleted:
             store.set_meta("search_epoch", str(int(store.get_meta("search_epoch") or "0") + 1))
+    _FRESH[(str(store.path), embedder.model_id if embedder else None)] = _version(store.conn)
     return embedded
+
+
+def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
+    for i in range(0, len(ids), size):
+        yield ids[i : i + size]
+
+
+def _marks(chunk: Sequence[int]) -> str:
+    return ",".join("?" * len(chunk))
+
+
+def _hashes(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    return {
+        r[0]: r[1]
+        for chunk in _chunks(ids)
+        for r in conn.execute(
+            f"SELECT symbol_id, text_hash FROM search_marks WHERE symbol_id IN ({_marks(chunk)})", chunk
+        )
+    }
+
+
+def _embed_missing(store: Store, embedder: Embedder, texts: dict[int, str], sources: _Sources, *, gc: bool) -> int:
+    """Embed every marked text without a vector of ``embedder``'s model; drop vectors nothing uses."""
+    from .embed import text_hash, to_blob
+
+    conn = store.conn
+    previous = store.get_meta("embed_model")
+    if previous is not None and previous != embedder.model_id:
+        log.warning("the embedding model changed (%s -> %s): re-embedding every symbol", previous, embedder.model_id)
+    conn.execute("DELETE FROM vectors WHERE model != ?", (embedder.model_id,))
+    if gc:
+        conn.execute(
+            "DELETE FROM vectors WHERE model = ? AND text_hash NOT IN (SELECT text_hash FROM search_marks)",
+            (embedder.model_id,),
+        )
+    todo = [
+        r[0]
+        for r in conn.execute(
+            "SELECT m.symbol_id FROM search_marks m LEFT JOIN vectors v ON v.model = ? AND v.text_hash = m.text_hash"
+            " WHERE v.text_hash IS NULL ORDER BY m.symbol_id",
+            (embedder.model_id,),
+        )
+    ]
+    if not todo:
+        store.set_meta("embed_model", embedder.model_id)
+        return 0
+    todo_texts = {sid: texts[sid] for sid in todo if sid in texts}
+    todo_texts.update(_symbol_texts(conn, [s for s in todo if s not in todo_texts], sources))
+    by_hash: dict[str, str] = {}
+    for sid, text in todo_texts.items():
+        h = text_hash(text)
+        by_hash.setdefault(h, text)
+        if sid not in texts:  # recomputed (another model's first run): keep the mark in step with the text
+            conn.execute("UPDATE search_marks SET text_hash = ? WHERE symbol_id = ?", (h, sid))
+    hashes = list(by_hash)
+    if len(hashes) > 2000:
+        log.info("embedding %d symbol texts with the %s model", len(hashes), embedder.name)
+    for chunk in _chunks(hashes, 4096):
+        vectors = embedder.embed([by_hash[h] for h in chunk])
+        conn.executemany(
+            "INSERT OR REPLACE INTO vectors(model, text_hash, vector) VALUES (?, ?, ?)",
+            [(embedder.model_id, h, to_blob(v)) for h, v in zip(chunk, vectors, strict=True)],
+        )
+    store.set_meta("embed_model", embedder.model_id)
+    return len(hashes)
 
 
 #: the name the indexer integration is documented under
@@ -537,7 +588,7 @@ _CACHE_LOCK = threading.Lock()
 def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
     """The stored vectors of ``model_id`` as one matrix (cached per process until the search tables change)."""
     conn = store.conn
-    if not _has_table(conn, "search_symbols"):
+    if not _has_table(conn, "search_marks"):
         return None
     epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}"
     key = (str(store.path), model_id)
@@ -548,7 +599,7 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
     from .embed import from_blobs
 
     rows = conn.execute(
-        "SELECT m.symbol_id, s.kind, s.is_test, v.vector FROM search_symbols m JOIN vectors v"
+        "SELECT m.symbol_id, s.kind, s.is_test, v.vector FROM search_marks m JOIN vectors v"
         " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id ORDER BY m.symbol_id",
         (model_id,),
     ).fetchall()
@@ -747,7 +798,7 @@ def search(
         embedder = load_embedder(model)
     conn = store.conn
     if needs_update(store, embedder.model_id if embedder is not None else None):
-        if repo is None and embedder is not None and _has_table(conn, "search_symbols"):
+        if repo is None and embedder is not None and _has_table(conn, "search_marks"):
             log.info("the search tables are behind the index: pass the repository to update them")
         else:
             try:

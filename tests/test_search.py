@@ -240,15 +240,24 @@ def test_identifier_boost(indexed: tuple[Store, Repo]) -> None:
     row = S._rows(store.conn, [method])[method]
     assert S._boost(row, S.parse_query("who calls find_by_email"), frozenset()) == S.BOOST_IDENTIFIER
     assert S._boost(row, S.parse_query("UserRepository.find_by_email"), frozenset()) == S.BOOST_EXACT_QUALNAME
-    assert S._boost(row, S.parse_query("find a user by email"), frozenset()) == 1.0
+    assert S._boost(row, S.parse_query("look up an email address"), frozenset()) == 1.0 + S.NAME_WORDS_WEIGHT
+    assert S._boost(row, S.parse_query("look up an address"), frozenset()) == 1.0
     assert S.search(store, "apply_discount").results[0].qualified_name == "apply_discount"
+
+
+def test_name_words_boost_prefers_the_name_the_query_spells_out() -> None:
+    q = S.parse_query("erase from the start of the line")
+    assert S._name_coverage("erase_start_of_line", q) == 1.0
+    assert S._name_coverage("erase_end_of_line", q) == pytest.approx(2 / 3)
+    assert S._name_coverage("__init__", q) == 0.0
 
 
 def test_kind_boost_from_the_query(indexed: tuple[Store, Repo]) -> None:
     store, _ = indexed
     rows = S._rows(store.conn, [sid(store, "UserRepository"), sid(store, "UserRepository.find_by_email")])
     q = S.parse_query("user repository class")
-    assert S._boost(rows[sid(store, "UserRepository")], q, frozenset()) == S.BOOST_KIND
+    # a class, and every word of its name is in the query
+    assert S._boost(rows[sid(store, "UserRepository")], q, frozenset()) == S.BOOST_KIND * (1 + S.NAME_WORDS_WEIGHT)
     assert S._boost(rows[sid(store, "UserRepository.find_by_email")], q, frozenset()) == 1.0
     assert S.search(store, "users class").results[0].kind == "class"
 
