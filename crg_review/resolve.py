@@ -99,6 +99,7 @@ class Resolver:
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
+        self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._in_progress: set[tuple[int, int, str]] = set()
         self._suffixes: dict[str, list[tuple[str, int]]] | None = None
         self._members: dict[tuple[int, str, bool], Sym | None] = {}
@@ -446,6 +447,8 @@ class Resolver:
         """What a bare ``name`` means at ``scope`` in file ``file_id`` (Python-style scoping)."""
         key = (file_id, scope.id, name)
         cached = self._lookups.get(key)
+        if cached is None:
+            cached = self._scoped_lookups.get(key)
         if cached is not None:
             return cached
         if key in self._in_progress:  # import cycles: `from a import x` in b, `from b import x` in a
@@ -455,7 +458,10 @@ class Resolver:
             result = self._lookup(file_id, scope, name)
         finally:
             self._in_progress.discard(key)
-        self._lookups[key] = result
+        if scope.kind == "module":
+            self._lookups[key] = result  # other files ask modules for their exports again and again
+        else:
+            self._scoped_lookups[key] = result
         return result
 
     def _lookup(self, file_id: int, scope: Sym, name: str) -> list[Target]:
@@ -607,6 +613,9 @@ class Resolver:
         """Write call/ref/import/fixture edges and unresolved rows for the given files."""
         for fid in file_ids:
             self._resolve_file(fid)
+            # what only this file's own scopes asked is not asked again: keep memory flat on big builds
+            self._facts.pop(fid, None)
+            self._scoped_lookups.clear()
 
     def _resolve_file(self, fid: int) -> None:
         edges: dict[tuple[int, int, str], tuple[object, ...]] = {}
