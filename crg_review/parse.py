@@ -113,6 +113,29 @@ def _default_signature(d: Definition, source: bytes) -> str:
 _ROLES: dict[str, dict[int, tuple[str, str]]] = {}
 
 
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
+
+
+def as_utf8(source: bytes, language: str) -> bytes:
+    """Text that is not UTF-8, re-encoded as UTF-8 (tree-sitter reads UTF-8): Python's declared
+    ``# coding:`` (PEP 263), else latin-1, which decodes any byte. Lines stay where they were."""
+    try:
+        source.decode("utf-8")
+        return source
+    except UnicodeDecodeError:
+        pass
+    encoding = "latin-1"
+    if language == "python":
+        head = b"\n".join(source.split(b"\n", 2)[:2])
+        match = _CODING.search(head)
+        if match:
+            encoding = match.group(1).decode("ascii")
+    try:
+        return source.decode(encoding).encode("utf-8")
+    except (LookupError, UnicodeDecodeError):
+        return source.decode("latin-1").encode("utf-8")
+
+
 def _role(caps: dict[str, Any]) -> tuple[str, str]:
     """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import."""
     for k in caps:
@@ -136,6 +159,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     from tree_sitter import QueryCursor
 
     hooks = hooks_for(language)
+    source = as_utf8(source, language)
     tree = _parser(language).parse(source)
     root = tree.root_node
     result = ParseResult(language=language, has_errors=root.has_error)

@@ -89,7 +89,6 @@ def test_non_utf8_text_is_still_parsed(repo: Path) -> None:
     assert "after" in symbols_of(repo, "web/latin.js")
 
 
-@pytest.mark.xfail(strict=True, reason="parse reads bytes as UTF-8: a latin-1 identifier splits (reported)")
 def test_a_latin1_identifier_is_one_symbol(repo: Path) -> None:
     write(repo, "latin.py", "# coding: latin-1\ndef naïve():\n    return 1\n".encode("latin-1"))
     commit(repo)
