@@ -18,6 +18,7 @@ Degradation: no vectors → ``fts``; no FTS5 → ``keyword`` (``LIKE``); the ans
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sqlite3
@@ -25,8 +26,9 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +55,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 RRF_K = 60
 MODES = ("hybrid", "fts", "semantic", "keyword")
@@ -64,6 +67,8 @@ FTS_WEIGHTS = "6.0, 3.0, 1.5, 1.0"
 GRAPH_SEEDS = 5
 GRAPH_EDGE_KINDS = ("call", "import", "inherit")
 GRAPH_FANOUT = 25
+#: fused candidates whose boosts are computed
+BOOST_CANDIDATES = 50
 
 #: multiplicative boosts after fusion
 BOOST_EXACT_QUALNAME = 2.0
@@ -128,6 +133,11 @@ class ParsedQuery:
     words: tuple[str, ...]
     kinds: tuple[str, ...]
 
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """The stems of :attr:`words`."""
+        return frozenset(_stem(w) for w in self.words)
+
 
 def _is_identifier(token: str) -> bool:
     return bool(
@@ -173,7 +183,8 @@ def _stem(word: str) -> str:
 
 
 def fts_expression(q: ParsedQuery) -> str:
-    """The FTS5 MATCH expression: any identifier whole, any word, any word's stem as a prefix."""
+    """The FTS5 MATCH expression: any identifier whole, any word, the stem of an inflected word as a prefix
+    (``addresses`` → ``address*``; a bare word is no prefix: ``filter*`` would match every ``filter_...``)."""
     terms: list[str] = []
     for ident in q.identifiers:
         for part in re.split(r"\.|::", ident):
@@ -182,7 +193,7 @@ def fts_expression(q: ParsedQuery) -> str:
     for w in q.words:
         terms.append(fts_quote(w))
         stem = _stem(w)
-        if len(stem) >= 3:
+        if len(stem) >= 3 and stem != w:
             terms.append(fts_quote(stem) + "*")
     return " OR ".join(dict.fromkeys(terms))
 
@@ -342,10 +353,14 @@ def needs_update(store: Store, model_id: str | None) -> bool:
     if not _has_table(conn, "search_marks"):
         return True
     n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
-    stale = (
-        store.get_meta("search_marks") != str(n_marks)
-        or conn.execute(_STALE + " LIMIT 1").fetchone() is not None
-        or (model_id is not None and store.get_meta("embed_model") != model_id)
+    if store.get_meta("search_marks") != str(n_marks) or (
+        model_id is not None and store.get_meta("embed_model") != model_id
+    ):
+        return True
+    updated = store.get_meta("updated_at")
+    # updated by the indexer after its last update: trust it; else look for a symbol of a changed file
+    stale = not (updated is not None and store.get_meta("search_synced") == updated) and (
+        conn.execute(_STALE + " LIMIT 1").fetchone() is not None
     )
     if not stale:
         _FRESH[key] = _version(conn)
@@ -355,7 +370,8 @@ def needs_update(store: Store, model_id: str | None) -> bool:
 def update_search_index(store: Store, repo: Repo | None = None, *, model: str | None = "fast") -> int:
     """Bring the search tables up to date with the symbols; embed the texts that have no vector yet.
 
-    Call after every index update (inside or after its transaction). ``repo`` supplies the bodies
+    Call at the end of every index update, after ``updated_at`` is set (inside or after its transaction):
+    a search trusts tables updated since the index was. ``repo`` supplies the bodies
     (embedded texts include their first lines); ``model`` is ``fast``, ``quality`` or None (no
     vectors). Only symbols of files whose blob changed get a new text; only new texts are embedded.
     Returns how many texts were embedded.
@@ -413,13 +429,14 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
             embedded = _embed_missing(store, embedder, texts, sources, gc=deleted or changed_hashes)
         n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         store.set_meta("search_marks", str(n_marks))
+        store.set_meta("search_synced", store.get_meta("updated_at") or "")
         if stale or embedded or deleted:
             store.set_meta("search_epoch", str(int(store.get_meta("search_epoch") or "0") + 1))
     _FRESH[(str(store.path), embedder.model_id if embedder else None)] = _version(store.conn)
     return embedded
 
 
-def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
+def _chunks(ids: Sequence[_T], size: int = 500) -> Iterator[Sequence[_T]]:
     for i in range(0, len(ids), size):
         yield ids[i : i + size]
 
@@ -518,12 +535,11 @@ def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, d
 
 
 def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
-    """Symbol ids whose name or qualified name contains a query identifier or long word as a substring."""
-    from .embed import split_identifier
+    """Symbol ids whose name or qualified name contains a query identifier as a substring (``ttleGua``).
 
-    parts = {w for i in q.identifiers for w in split_identifier(i)}
-    # identifiers as written, and plain words; not the pieces of identifiers (``ttleGua`` is not ``ttle``)
-    needles = [i for i in q.identifiers if len(i) >= 3] + [w for w in q.words if len(w) >= 4 and w not in parts]
+    Plain words are BM25's: as substrings they match too much (``rate`` in ``generate``) and cost time.
+    """
+    needles = [i for i in q.identifiers if len(i) >= 3]
     if not needles or not _has_table(conn, "symbols_trigram"):
         return []
     expr = " OR ".join(dict.fromkeys(fts_quote(n) for n in needles))
@@ -574,15 +590,24 @@ def keyword_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = Non
 @dataclass
 class _Vectors:
     epoch: str
-    ids: npt.NDArray[np.int64]
+    ids: npt.NDArray[np.int64]  # ascending
     kinds: npt.NDArray[np.str_]
     tests: npt.NDArray[np.bool_]
     matrix: npt.NDArray[np.float32]
-    row: dict[int, int]
+
+    def index_of(self, symbol_id: int) -> int | None:
+        """The matrix row of ``symbol_id``, None without a vector."""
+        i = int(np.searchsorted(self.ids, symbol_id))
+        return i if i < len(self.ids) and int(self.ids[i]) == symbol_id else None
 
 
 _VECTOR_CACHE: dict[tuple[str, str], _Vectors] = {}
 _CACHE_LOCK = threading.Lock()
+#: the stored vectors as one row per model, so that a new process reads one BLOB instead of a row per symbol
+_MATRIX_TABLE = (
+    "CREATE TABLE IF NOT EXISTS search_matrix (model TEXT PRIMARY KEY, epoch TEXT NOT NULL, ids BLOB NOT NULL,"
+    " kinds TEXT NOT NULL, codes BLOB NOT NULL, tests BLOB NOT NULL, matrix BLOB NOT NULL)"
+)
 
 
 def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
@@ -596,27 +621,73 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
         cached = _VECTOR_CACHE.get(key)
         if cached is not None and cached.epoch == epoch:
             return cached
+    loaded = _read_matrix(conn, model_id, epoch, dim) or _build_matrix(store, model_id, epoch, dim)
+    if loaded is not None:
+        with _CACHE_LOCK:
+            _VECTOR_CACHE[key] = loaded
+    return loaded
+
+
+def _read_matrix(conn: sqlite3.Connection, model_id: str, epoch: str, dim: int) -> _Vectors | None:
+    if not _has_table(conn, "search_matrix"):
+        return None
+    row = conn.execute(
+        "SELECT ids, kinds, codes, tests, matrix FROM search_matrix WHERE model = ? AND epoch = ?", (model_id, epoch)
+    ).fetchone()
+    if row is None:
+        return None
+    names = np.array(json.loads(row[1]))
+    return _Vectors(
+        epoch=epoch,
+        ids=np.frombuffer(row[0], dtype="<i8").astype(np.int64),
+        kinds=names[np.frombuffer(row[2], dtype=np.uint8)],
+        tests=np.frombuffer(row[3], dtype=np.bool_).copy(),
+        matrix=np.frombuffer(row[4], dtype="<f2").reshape(-1, dim).astype(np.float32),
+    )
+
+
+def _build_matrix(store: Store, model_id: str, epoch: str, dim: int) -> _Vectors | None:
     from .embed import from_blobs
 
+    conn = store.conn
     rows = conn.execute(
-        "SELECT m.symbol_id, s.kind, s.is_test, v.vector FROM search_marks m JOIN vectors v"
-        " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id ORDER BY m.symbol_id",
+        "SELECT m.symbol_id, s.kind, s.is_test OR f.is_test, v.vector FROM search_marks m JOIN vectors v"
+        " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id"
+        " JOIN files f ON f.id = s.file_id ORDER BY m.symbol_id",
         (model_id,),
     ).fetchall()
     if not rows:
         return None
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    loaded = _Vectors(
+    blobs = [r[3] for r in rows]
+    kinds = [r[1] for r in rows]
+    names = sorted(set(kinds))
+    code = {k: i for i, k in enumerate(names)}
+    built = _Vectors(
         epoch=epoch,
-        ids=ids,
-        kinds=np.array([r[1] for r in rows]),
+        ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+        kinds=np.array(kinds),
         tests=np.fromiter((bool(r[2]) for r in rows), dtype=np.bool_, count=len(rows)),
-        matrix=from_blobs((r[3] for r in rows), dim),
-        row={int(sid): i for i, sid in enumerate(ids)},
+        matrix=from_blobs(blobs, dim),
     )
-    with _CACHE_LOCK:
-        _VECTOR_CACHE[key] = loaded
-    return loaded
+    try:
+        with store.atomic():
+            conn.execute(_MATRIX_TABLE)
+            conn.execute(
+                "INSERT OR REPLACE INTO search_matrix(model, epoch, ids, kinds, codes, tests, matrix)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    model_id,
+                    epoch,
+                    built.ids.astype("<i8").tobytes(),
+                    json.dumps(names),
+                    bytes(code[k] for k in kinds),
+                    built.tests.tobytes(),
+                    b"".join(blobs),
+                ),
+            )
+    except (CrgError, sqlite3.OperationalError) as exc:  # locked or read-only: the next search builds it again
+        log.debug("could not store the vector matrix: %s", exc)
+    return built
 
 
 def _top(scores: npt.NDArray[np.float32], depth: int) -> npt.NDArray[np.int64]:
@@ -642,42 +713,36 @@ def vector_leg(
     return [int(vectors.ids[i]) for i in order if np.isfinite(scores[i])]
 
 
-def graph_leg(conn: sqlite3.Connection, seeds: Sequence[int], hops: int = 2) -> list[int]:
+def graph_leg(conn: sqlite3.Connection, seeds: Sequence[int], hops: int = 2, depth: int = LEG_DEPTH) -> list[int]:
     """``seeds`` (hop 0) then their neighbours along call / import / inheritance edges (both ways), nearest first.
 
     The seeds stay in the ranking: left out, every lower lexical or semantic hit that happens to be
-    their neighbour would get one more vote than the seeds themselves.
+    their neighbour would get one more vote than the seeds themselves. Within a hop, neighbours of
+    better seeds come first. Each node contributes at most :data:`GRAPH_FANOUT` neighbours each way
+    (hubs such as ``reverse`` have thousands of callers), and a further hop is taken only while the
+    ranking is shorter than ``depth``.
     """
-    if not seeds:
-        return []
-    seed_rank = {sid: i for i, sid in enumerate(seeds)}
-    best: dict[int, tuple[int, int, float]] = {sid: (0, i, 0.0) for i, sid in enumerate(seeds)}
-    frontier: dict[int, int] = dict(seed_rank)
+    ranked: list[int] = list(dict.fromkeys(seeds))
+    seen = set(ranked)
+    frontier = list(ranked)
     kinds = ",".join(f"'{k}'" for k in GRAPH_EDGE_KINDS)
-    for hop in range(1, hops + 1):
-        ids = list(frontier)
-        found: dict[int, tuple[int, int, float]] = {}
-        for i in range(0, len(ids), 400):
-            chunk = ids[i : i + 400]
-            ph = ",".join("?" * len(chunk))
-            rows = conn.execute(
-                f"SELECT src_id, dst_id, confidence FROM edges WHERE kind IN ({kinds}) AND src_id IN ({ph})"
-                f" UNION ALL SELECT dst_id, src_id, confidence FROM edges WHERE kind IN ({kinds}) AND dst_id IN ({ph})",
-                (*chunk, *chunk),
-            ).fetchall()
-            per_node: dict[int, int] = defaultdict(int)
-            for here, there, confidence in sorted(rows, key=lambda r: -r[2]):
-                if there in best or per_node[here] >= GRAPH_FANOUT:
-                    continue
-                per_node[here] += 1
-                key = (hop, frontier[here], -confidence)
-                if there not in found or key < found[there]:
-                    found[there] = key
-        best.update(found)
-        frontier = {sid: key[1] for sid, key in found.items()}
-        if not frontier:
+    out_sql = f"SELECT dst_id FROM edges WHERE src_id = ? AND kind IN ({kinds}) LIMIT {GRAPH_FANOUT}"
+    in_sql = f"SELECT src_id FROM edges WHERE dst_id = ? AND kind IN ({kinds}) LIMIT {GRAPH_FANOUT}"
+    for _ in range(hops):
+        if len(ranked) >= depth or not frontier:
             break
-    return sorted(best, key=lambda sid: (best[sid], sid))
+        found: list[int] = []
+        for node in frontier:  # in rank order: neighbours of better nodes first
+            for sql in (out_sql, in_sql):
+                for (other,) in conn.execute(sql, (node,)):
+                    if other not in seen:
+                        seen.add(other)
+                        found.append(other)
+            if len(ranked) + len(found) >= depth:
+                break
+        ranked.extend(found)
+        frontier = found
+    return ranked[:depth]
 
 
 # --- search ----------------------------------------------------------------------------------------
@@ -732,7 +797,7 @@ def _name_coverage(name: str, q: ParsedQuery) -> float:
     words = {_stem(w) for w in split_identifier(name) if w not in _STOP}
     if not words:
         return 0.0
-    return len(words & {_stem(w) for w in q.words}) / len(words)
+    return len(words & q.stems) / len(words)
 
 
 def _boost(row: _Row, q: ParsedQuery, context_files: frozenset[str]) -> float:
@@ -835,7 +900,7 @@ def search(
         # interleaved: the first lexical hit, the first semantic hit, the second lexical hit, ...
         tops = [r[:GRAPH_SEEDS] for r in ranked.values()]
         seeds = list(dict.fromkeys(top[i] for i in range(GRAPH_SEEDS) for top in tops if i < len(top)))
-        neighbours = graph_leg(conn, seeds)
+        neighbours = graph_leg(conn, seeds, depth=depth if kind is None else 4 * depth)
         if kind is not None:
             rows = _rows(conn, neighbours)
             neighbours = [s for s in neighbours if s in rows and _is_kind(rows[s], kind)]
@@ -847,8 +912,8 @@ def search(
             found_by[sid].append(sub_leg.get(sid, leg) if leg == "lexical" else leg)
 
     fused = rrf(rankings)
-    # boosts need the rows; look at the best few hundred only
-    candidates = sorted(fused, key=lambda s: -fused[s])[: max(limit * 10, 200)]
+    # boosts need the rows: look at the best few dozen only (an exact name match is a lexical top hit anyway)
+    candidates = sorted(fused, key=lambda s: -fused[s])[: max(limit * 5, BOOST_CANDIDATES)]
     rows = _rows(conn, candidates)
     contexts = frozenset(context_files)
     scored = sorted(
@@ -910,7 +975,8 @@ def related_code(
     out: list[Related] = []
     seen: set[int] = set()
     for sid in changed:
-        if sid not in vectors.row or sid not in info or info[sid].kind == "module":
+        own = vectors.index_of(sid)
+        if own is None or sid not in info or info[sid].kind == "module":
             continue
         neighbours = {
             r[0]
@@ -918,7 +984,7 @@ def related_code(
                 "SELECT dst_id FROM edges WHERE src_id = ? UNION SELECT src_id FROM edges WHERE dst_id = ?", (sid, sid)
             )
         }
-        sims = vectors.matrix @ vectors.matrix[vectors.row[sid]]
+        sims = vectors.matrix @ vectors.matrix[own]
         same_kind = (
             np.isin(vectors.kinds, ["function", "method"])
             if info[sid].kind in ("function", "method")
