@@ -56,9 +56,9 @@ MODEL_NAMES = ("fast", "quality")
 
 #: a symbol's text is cut to this many words (about 1.3 WordPiece tokens each): enough for a name,
 #: a signature, a docstring summary and the first statements, short enough for the quality model
-MAX_WORDS = 96
+MAX_WORDS = 64
 #: lines of the body read after the signature and the docstring
-BODY_LINES = 12
+BODY_LINES = 8
 DOC_WORDS = 40
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
@@ -93,7 +93,7 @@ def _doc_summary(docstring: str) -> str:
 
 def _body_after_header(lines: Sequence[str], has_docstring: bool, module: bool = False) -> list[str]:
     """The body lines after the ``def``/``class`` header and the docstring (best effort, any language)."""
-    rest = list(lines if module else lines[1:])
+    rest = lines if module else lines[1:]
     i = 0
     # a header spread over several lines ends at the first line ending with ':' or '{'
     if lines and not module and not lines[0].rstrip().endswith((":", "{")):
@@ -111,7 +111,13 @@ def _body_after_header(lines: Sequence[str], has_docstring: bool, module: bool =
                 while i < len(rest) and quote not in rest[i]:
                     i += 1
                 i += 1
-    return [ln for ln in rest[i:] if ln.strip()][:BODY_LINES]
+    body: list[str] = []
+    for line in itertools.islice(rest, i, None):  # a module or class can be long: stop early
+        if line.strip():
+            body.append(line)
+            if len(body) == BODY_LINES:
+                break
+    return body
 
 
 def symbol_text(

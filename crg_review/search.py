@@ -118,7 +118,8 @@ _SEARCH_TABLES = (
     ),
     "CREATE INDEX IF NOT EXISTS search_marks_hash ON search_marks(text_hash)",
 )
-_TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbols_trigram USING fts5(name, qualname, tokenize='trigram')"
+#: one column: the qualified name ends with the name; a module's row holds its dotted name and its path
+_TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbols_trigram USING fts5(qualname, tokenize='trigram')"
 
 
 # --- query preprocessing ---------------------------------------------------------------------------
@@ -312,6 +313,10 @@ class _Sources:
         return data.decode("utf-8", "replace").splitlines()
 
 
+#: source lines of a symbol handed to :func:`embed.symbol_text` (header, docstring, first statements)
+_TEXT_LINES = 200
+
+
 def _symbol_texts(conn: sqlite3.Connection, ids: Sequence[int], sources: _Sources) -> dict[int, str]:
     from .embed import symbol_text
 
@@ -326,7 +331,8 @@ def _symbol_texts(conn: sqlite3.Connection, ids: Sequence[int], sources: _Source
         ).fetchall()
         for sid, kind, name, qualname, sig, doc, start, end, path, oid in rows:
             lines = sources.lines(path, oid)
-            out[sid] = symbol_text(kind, name, qualname, sig, doc, lines[start - 1 : end])
+            # the header, the docstring and the first statements are near the top: no need to copy a whole class
+            out[sid] = symbol_text(kind, name, qualname, sig, doc, lines[start - 1 : min(end, start + _TEXT_LINES)])
     return out
 
 
@@ -411,22 +417,23 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
                 chunk,
             )
         }
+        hashes = {sid: text_hash(text) for sid, text in texts.items()}
         conn.executemany(
             "INSERT OR REPLACE INTO search_marks(symbol_id, file_oid, text_hash) VALUES (?, ?, ?)",
-            [(sid, oids[sid], text_hash(text)) for sid, text in texts.items()],
+            [(sid, oids[sid], h) for sid, h in hashes.items()],
         )
-        changed_hashes = any(old_hashes.get(sid) not in (None, text_hash(t)) for sid, t in texts.items())
+        changed_hashes = any(old_hashes.get(sid) not in (None, h) for sid, h in hashes.items())
         if trigram and stale:
             for chunk in _chunks(stale):
                 conn.execute(f"DELETE FROM symbols_trigram WHERE rowid IN ({_marks(chunk)})", chunk)
                 conn.execute(
-                    "INSERT INTO symbols_trigram(rowid, name, qualname)"
-                    " SELECT s.id, s.name, CASE WHEN s.kind = 'module' THEN f.path ELSE s.qualname END"
+                    "INSERT INTO symbols_trigram(rowid, qualname)"
+                    " SELECT s.id, CASE WHEN s.kind = 'module' THEN s.name || ' ' || f.path ELSE s.qualname END"
                     f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({_marks(chunk)})",
                     chunk,
                 )
         if embedder is not None:
-            embedded = _embed_missing(store, embedder, texts, sources, gc=deleted or changed_hashes)
+            embedded = _embed_missing(store, embedder, texts, hashes, sources, gc=deleted or changed_hashes)
         n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         store.set_meta("search_marks", str(n_marks))
         store.set_meta("search_synced", store.get_meta("updated_at") or "")
@@ -455,7 +462,9 @@ def _hashes(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
     }
 
 
-def _embed_missing(store: Store, embedder: Embedder, texts: dict[int, str], sources: _Sources, *, gc: bool) -> int:
+def _embed_missing(
+    store: Store, embedder: Embedder, texts: dict[int, str], hashes: dict[int, str], sources: _Sources, *, gc: bool
+) -> int:
     """Embed every marked text without a vector of ``embedder``'s model; drop vectors nothing uses."""
     from .embed import text_hash, to_blob
 
@@ -484,14 +493,14 @@ def _embed_missing(store: Store, embedder: Embedder, texts: dict[int, str], sour
     todo_texts.update(_symbol_texts(conn, [s for s in todo if s not in todo_texts], sources))
     by_hash: dict[str, str] = {}
     for sid, text in todo_texts.items():
-        h = text_hash(text)
+        h = hashes.get(sid) or text_hash(text)
         by_hash.setdefault(h, text)
         if sid not in texts:  # recomputed (another model's first run): keep the mark in step with the text
             conn.execute("UPDATE search_marks SET text_hash = ? WHERE symbol_id = ?", (h, sid))
     hashes = list(by_hash)
     if len(hashes) > 2000:
         log.info("embedding %d symbol texts with the %s model", len(hashes), embedder.name)
-    for chunk in _chunks(hashes, 4096):
+    for chunk in _chunks(hashes, 65536):  # one batch: the fast model tokenizes each distinct word once per batch
         vectors = embedder.embed([by_hash[h] for h in chunk])
         conn.executemany(
             "INSERT OR REPLACE INTO vectors(model, text_hash, vector) VALUES (?, ?, ?)",
@@ -547,7 +556,7 @@ def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = Non
     sql = (
         "SELECT t.rowid FROM symbols_trigram t"
         + (" JOIN symbols s ON s.id = t.rowid" if clause else "")
-        + f" WHERE symbols_trigram MATCH ?{clause} ORDER BY bm25(symbols_trigram, 2.0, 1.0) LIMIT ?"
+        + f" WHERE symbols_trigram MATCH ?{clause} ORDER BY bm25(symbols_trigram) LIMIT ?"
     )
     try:
         return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
@@ -890,7 +899,7 @@ def search(
             sub_leg.update((sid, "fts") for sid in bm25)
             lexical = bm25 + tri
         ranked["lexical"] = lexical
-    if vectors is not None and embedder is not None and ran != "fts" and "vector" in use | {"graph"}:
+    if vectors is not None and embedder is not None and ran != "fts" and ("vector" in use or "graph" in use):
         from .embed import query_text
 
         qv = embedder.embed([query_text(query)])[0]
@@ -939,6 +948,7 @@ def search(
 
 # --- related code for reviews ----------------------------------------------------------------------
 
+_CALLABLE = ("function", "method")
 #: cosine similarity below which code is not called related
 RELATED_MIN_SIMILARITY = 0.75
 RELATED_PER_SYMBOL = 3
@@ -972,47 +982,45 @@ def related_code(
     changed = list(dict.fromkeys(changed_symbol_ids))
     excluded = set(changed) | set(exclude_ids)
     info = _rows(conn, changed)
-    out: list[Related] = []
-    seen: set[int] = set()
-    for sid in changed:
-        own = vectors.index_of(sid)
-        if own is None or sid not in info or info[sid].kind == "module":
-            continue
-        neighbours = {
+    found: list[tuple[float, int, str]] = []  # (cosine, related symbol, the changed qualname it is like)
+    rows_of = {sid: vectors.index_of(sid) for sid in changed}
+    targets = [sid for sid in changed if rows_of[sid] is not None and sid in info and info[sid].kind != "module"]
+    if not targets:
+        return []
+    masks: dict[str, npt.NDArray[np.bool_]] = {}
+    # one matrix product for every changed symbol
+    all_sims = vectors.matrix @ vectors.matrix[[rows_of[sid] for sid in targets]].T
+    for column, sid in enumerate(targets):
+        callers_and_callees = {
             r[0]
             for r in conn.execute(
                 "SELECT dst_id FROM edges WHERE src_id = ? UNION SELECT src_id FROM edges WHERE dst_id = ?", (sid, sid)
             )
         }
-        sims = vectors.matrix @ vectors.matrix[own]
-        same_kind = (
-            np.isin(vectors.kinds, ["function", "method"])
-            if info[sid].kind in ("function", "method")
-            else (vectors.kinds == info[sid].kind)
-        )
-        sims = np.where(same_kind & ~vectors.tests, sims, -1.0).astype(np.float32)
-        found = 0
+        kind = info[sid].kind
+        if kind not in masks:  # like for like: callables with callables, classes with classes; not tests
+            like = np.isin(vectors.kinds, _CALLABLE) if kind in _CALLABLE else vectors.kinds == kind
+            masks[kind] = like & ~vectors.tests
+        sims = np.where(masks[kind], all_sims[:, column], -1.0).astype(np.float32)
+        taken = 0
         for i in _top(sims, 50):
-            other = int(vectors.ids[i])
-            score = float(sims[i])
-            if score < RELATED_MIN_SIMILARITY or found >= RELATED_PER_SYMBOL:
+            other, score = int(vectors.ids[i]), float(sims[i])
+            if score < RELATED_MIN_SIMILARITY or taken >= RELATED_PER_SYMBOL:
                 break
-            if other in excluded or other in neighbours or other in seen:
-                continue
-            found += 1
-            seen.add(other)
-            out.append(Related(file="", qualname=str(other), score=round(score, 4), for_=info[sid].qualname))
-    rows = _rows(conn, [int(r.qualname) for r in out])
-    named = [
+            if other not in excluded and other not in callers_and_callees:
+                found.append((score, other, info[sid].qualname))
+                excluded.add(other)  # reported once, for the changed symbol it is most like
+                taken += 1
+    found.sort(key=lambda t: (-t[0], t[1]))
+    rows = _rows(conn, [other for _, other, _ in found[:limit]])
+    return [
         Related(
-            file=rows[int(r.qualname)].path,
-            qualname=_qualified(rows[int(r.qualname)]),
-            score=r.score,
-            for_=r.for_,
-            reason=f"similar to {r.for_} (cosine {r.score:.2f}), neither its caller nor its callee",
+            file=rows[other].path,
+            qualname=_qualified(rows[other]),
+            score=round(score, 4),
+            for_=like_qualname,
+            reason=f"similar to {like_qualname} (cosine {score:.2f}) and neither its caller nor its callee",
         )
-        for r in out
-        if int(r.qualname) in rows
+        for score, other, like_qualname in found[:limit]
+        if other in rows
     ]
-    named.sort(key=lambda r: -r.score)
-    return named[:limit]
