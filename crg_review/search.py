@@ -497,17 +497,17 @@ def _embed_missing(
         by_hash.setdefault(h, text)
         if sid not in texts:  # recomputed (another model's first run): keep the mark in step with the text
             conn.execute("UPDATE search_marks SET text_hash = ? WHERE symbol_id = ?", (h, sid))
-    hashes = list(by_hash)
-    if len(hashes) > 2000:
-        log.info("embedding %d symbol texts with the %s model", len(hashes), embedder.name)
-    for chunk in _chunks(hashes, 65536):  # one batch: the fast model tokenizes each distinct word once per batch
+    todo_hashes = list(by_hash)
+    if len(todo_hashes) > 2000:
+        log.info("embedding %d symbol texts with the %s model", len(todo_hashes), embedder.name)
+    for chunk in _chunks(todo_hashes, 65536):  # one batch: the fast model tokenizes each distinct word once per batch
         vectors = embedder.embed([by_hash[h] for h in chunk])
         conn.executemany(
             "INSERT OR REPLACE INTO vectors(model, text_hash, vector) VALUES (?, ?, ?)",
             [(embedder.model_id, h, to_blob(v)) for h, v in zip(chunk, vectors, strict=True)],
         )
     store.set_meta("embed_model", embedder.model_id)
-    return len(hashes)
+    return len(todo_hashes)
 
 
 #: the name the indexer integration is documented under
@@ -983,13 +983,18 @@ def related_code(
     excluded = set(changed) | set(exclude_ids)
     info = _rows(conn, changed)
     found: list[tuple[float, int, str]] = []  # (cosine, related symbol, the changed qualname it is like)
-    rows_of = {sid: vectors.index_of(sid) for sid in changed}
-    targets = [sid for sid in changed if rows_of[sid] is not None and sid in info and info[sid].kind != "module"]
+    rows_of: dict[int, int] = {}
+    for sid in changed:
+        row = vectors.index_of(sid)
+        if row is not None and sid in info and info[sid].kind != "module":
+            rows_of[sid] = row
+    targets = list(rows_of)
     if not targets:
         return []
     masks: dict[str, npt.NDArray[np.bool_]] = {}
     # one matrix product for every changed symbol
-    all_sims = vectors.matrix @ vectors.matrix[[rows_of[sid] for sid in targets]].T
+    own: npt.NDArray[np.float32] = vectors.matrix[[rows_of[sid] for sid in targets]]
+    all_sims: npt.NDArray[np.float32] = vectors.matrix @ own.T
     for column, sid in enumerate(targets):
         callers_and_callees = {
             r[0]
