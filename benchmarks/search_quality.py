@@ -32,11 +32,15 @@ from fetch import CACHE_DIR, fetch_sdist, make_git_repo  # noqa: E402
 
 QUERIES_DIR = Path(__file__).resolve().parent / "search_queries"
 N_SUMMARY_QUERIES = 120
+#: label -> (legs fused, boosts applied). A leg alone is its own ranking; "fused" is what search returns:
+#: RRF over the three legs, then the boosts. The other rows show what the fusion and the boosts each add.
 CONFIGS = {
-    "lexical": ("lexical",),
-    "vector": ("vector",),
-    "graph": ("graph",),
-    "fused": ("lexical", "vector", "graph"),
+    "lexical": (("lexical",), False),
+    "vector": (("vector",), False),
+    "graph": (("graph",), False),
+    "rrf": (("lexical", "vector", "graph"), False),
+    "lexical+boosts": (("lexical",), True),
+    "fused": (("lexical", "vector", "graph"), True),
 }
 
 
@@ -210,13 +214,13 @@ def main() -> None:
         f"{args.project}: {n_symbols} symbols, {len(chosen)} summary + {len(paraphrases)} paraphrase queries, "
         f"{removed} target docstrings removed; model {args.model}: {embedded} texts embedded in {embed_s:.1f}s"
     )
-    print(f"{'legs':<10} {'MRR@10':>8} {'R@10':>6} {'MRR@10 sum.':>12} {'MRR@10 para.':>13}")
+    print(f"{'ranking':<15} {'MRR@10':>8} {'R@10':>6} {'MRR@10 sum.':>12} {'MRR@10 para.':>13}")
     figures: dict[str, dict[str, float]] = {}
     misses = []
-    for label, legs in CONFIGS.items():
+    for label, (legs, boosts) in CONFIGS.items():
 
-        def run(query: str, legs: tuple[str, ...] = legs) -> list[tuple[str, str]]:
-            hits = search(store, query, model=args.model, legs=legs, limit=10).results
+        def run(query: str, legs: tuple[str, ...] = legs, boosts: bool = boosts) -> list[tuple[str, str]]:
+            hits = search(store, query, model=args.model, legs=legs, boosts=boosts, limit=10).results
             return [(h.file, h.qualified_name) for h in hits]
 
         mrr, recall, ranks = evaluate(cases, run)
@@ -230,7 +234,7 @@ def main() -> None:
             "mrr@10_summary": parts["summary"],
             "mrr@10_paraphrase": parts["paraphrase"],
         }
-        print(f"{label:<10} {mrr:>8.3f} {recall:>6.3f} {parts['summary']:>12.3f} {parts['paraphrase']:>13.3f}")
+        print(f"{label:<15} {mrr:>8.3f} {recall:>6.3f} {parts['summary']:>12.3f} {parts['paraphrase']:>13.3f}")
         if label == "fused":
             misses = [(c, r) for c, r in ranks if r != 1]
     if args.show_misses:

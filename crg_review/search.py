@@ -62,7 +62,7 @@ MODES = ("hybrid", "fts", "semantic", "keyword")
 #: candidates each leg contributes to the fusion
 LEG_DEPTH = 100
 #: BM25 column weights: name words, qualified name, signature, docstring
-FTS_WEIGHTS = "6.0, 3.0, 1.5, 1.0"
+FTS_WEIGHTS = "6.0, 3.0, 1.5, 0.75"
 #: top hits of the lexical and of the vector leg whose neighbours the graph leg collects
 GRAPH_SEEDS = 5
 GRAPH_EDGE_KINDS = ("call", "import", "inherit")
@@ -858,12 +858,14 @@ def search(
     context_files: Iterable[str] = (),
     mode: str | None = None,
     legs: Sequence[str] | None = None,
+    boosts: bool = True,
 ) -> SearchResult:
     """Search the index for ``query``; see the module docstring for the legs and the fallbacks.
 
     ``model`` (``fast`` | ``quality`` | None) picks the embedding model unless ``embedder`` is given.
     ``mode`` asks for ``hybrid`` (default: the best available), ``fts``, ``semantic`` or ``keyword``;
-    ``legs`` keeps only some of ``lexical``, ``vector``, ``graph`` (for evaluations).
+    ``legs`` keeps only some of ``lexical``, ``vector``, ``graph`` and ``boosts=False`` leaves the fused
+    ranking unboosted (both for evaluations).
     """
     q = parse_query(query)
     if embedder is None and model is not None and mode not in ("fts", "keyword"):
@@ -926,7 +928,7 @@ def search(
     rows = _rows(conn, candidates)
     contexts = frozenset(context_files)
     scored = sorted(
-        ((fused[s] * _boost(rows[s], q, contexts), s) for s in candidates if s in rows),
+        ((fused[s] * (_boost(rows[s], q, contexts) if boosts else 1.0), s) for s in candidates if s in rows),
         key=lambda t: (-t[0], t[1]),
     )
     hits = tuple(
