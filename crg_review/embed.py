@@ -181,23 +181,26 @@ def _normalize(x: Matrix) -> Matrix:
     return np.asarray(x / norms, dtype=np.float32)
 
 
-def read_safetensors(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """Every tensor of a safetensors file (8-byte header size, JSON header, raw little-endian data)."""
+def read_safetensors(path: Path, *, mmap: bool = False) -> dict[str, npt.NDArray[Any]]:
+    """Every tensor of a safetensors file (8-byte header size, JSON header, raw little-endian data).
+
+    ``mmap``: map the tensors read-only instead of reading them (a query touches a few rows only).
+    """
     dtypes = {"F16": "<f2", "F32": "<f4", "I32": "<i4", "I64": "<i8"}
-    raw = path.read_bytes()
-    size = int.from_bytes(raw[:8], "little")
-    header = json.loads(raw[8 : 8 + size])
+    with path.open("rb") as fh:
+        size = int.from_bytes(fh.read(8), "little")
+        header = json.loads(fh.read(size))
+        raw = b"" if mmap else fh.read()
     header.pop("__metadata__", None)
-    start = 8 + size
     out: dict[str, npt.NDArray[Any]] = {}
     for key, info in header.items():
         lo, hi = info["data_offsets"]
-        out[key] = np.frombuffer(
-            raw,
-            dtype=dtypes[info["dtype"]],
-            count=(hi - lo) // np.dtype(dtypes[info["dtype"]]).itemsize,
-            offset=start + lo,
-        ).reshape(info["shape"])
+        dtype = np.dtype(dtypes[info["dtype"]])
+        shape = tuple(info["shape"])
+        if mmap:
+            out[key] = np.memmap(path, dtype=dtype, mode="r", offset=8 + size + lo, shape=shape)
+        else:
+            out[key] = np.frombuffer(raw, dtype=dtype, count=(hi - lo) // dtype.itemsize, offset=lo).reshape(shape)
     return out
 
 
@@ -215,11 +218,9 @@ class StaticEmbedder:
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=512)
-        # float16 as stored (rows are widened when summed); the padding token's row is the zero row pooling pads with
-        self.table = read_safetensors(model_dir / "model.safetensors")["embeddings"].copy()
+        # float16 as stored, mapped: rows are read and widened when a text uses them
+        self.table = read_safetensors(model_dir / "model.safetensors", mmap=True)["embeddings"]
         self.dim = int(self.table.shape[1])
-        self.pad_id = int(self.tokenizer.token_to_id("[PAD]") or 0)
-        self.table[self.pad_id] = 0
         self.unk_id: int | None = self.tokenizer.token_to_id("[UNK]")
 
     def embed(self, texts: Sequence[str]) -> Matrix:
@@ -246,7 +247,9 @@ class StaticEmbedder:
     def _sum_rows(self, id_lists: list[list[int]]) -> Matrix:
         lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
         ids = np.fromiter(itertools.chain.from_iterable(id_lists), dtype=np.int64, count=int(lengths.sum()))
-        return _pooled(self.table, ids, lengths, pad=self.pad_id)
+        rows = np.zeros((len(ids) + 1, self.dim), dtype=np.float32)  # the last one stays zero: the padding
+        rows[:-1] = self.table[ids]
+        return _pooled(rows, np.arange(len(ids), dtype=np.int64), lengths, pad=len(ids))
 
 
 def _pooled(

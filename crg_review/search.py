@@ -612,7 +612,9 @@ class _Vectors:
 
 _VECTOR_CACHE: dict[tuple[str, str], _Vectors] = {}
 _CACHE_LOCK = threading.Lock()
-#: the stored vectors as one row per model, so that a new process reads one BLOB instead of a row per symbol
+_MATRIX_FORMAT = "f32"
+#: the stored vectors as one row per model (float32), so that a new process reads one BLOB instead of a row
+#: per symbol and converts nothing
 _MATRIX_TABLE = (
     "CREATE TABLE IF NOT EXISTS search_matrix (model TEXT PRIMARY KEY, epoch TEXT NOT NULL, ids BLOB NOT NULL,"
     " kinds TEXT NOT NULL, codes BLOB NOT NULL, tests BLOB NOT NULL, matrix BLOB NOT NULL)"
@@ -624,7 +626,7 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
     conn = store.conn
     if not _has_table(conn, "search_marks"):
         return None
-    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}"
+    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}/{_MATRIX_FORMAT}"
     key = (str(store.path), model_id)
     with _CACHE_LOCK:
         cached = _VECTOR_CACHE.get(key)
@@ -640,10 +642,17 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
 def _read_matrix(conn: sqlite3.Connection, model_id: str, epoch: str, dim: int) -> _Vectors | None:
     if not _has_table(conn, "search_matrix"):
         return None
-    row = conn.execute(
-        "SELECT ids, kinds, codes, tests, matrix FROM search_matrix WHERE model = ? AND epoch = ?", (model_id, epoch)
-    ).fetchone()
-    if row is None:
+    # a 20 MB BLOB reads about 3x faster through a memory map than through SQLite's page cache
+    mapped = int(conn.execute("PRAGMA mmap_size").fetchone()[0])
+    conn.execute("PRAGMA mmap_size=1073741824")
+    try:
+        row = conn.execute(
+            "SELECT ids, kinds, codes, tests, matrix FROM search_matrix WHERE model = ? AND epoch = ?",
+            (model_id, epoch),
+        ).fetchone()
+    finally:
+        conn.execute(f"PRAGMA mmap_size={mapped}")
+    if row is None or len(row[4]) != len(row[0]) // 8 * dim * 4:
         return None
     names = np.array(json.loads(row[1]))
     return _Vectors(
@@ -651,7 +660,7 @@ def _read_matrix(conn: sqlite3.Connection, model_id: str, epoch: str, dim: int) 
         ids=np.frombuffer(row[0], dtype="<i8").astype(np.int64),
         kinds=names[np.frombuffer(row[2], dtype=np.uint8)],
         tests=np.frombuffer(row[3], dtype=np.bool_).copy(),
-        matrix=np.frombuffer(row[4], dtype="<f2").reshape(-1, dim).astype(np.float32),
+        matrix=np.frombuffer(row[4], dtype="<f4").reshape(-1, dim),  # float32 as stored: no conversion
     )
 
 
@@ -691,7 +700,7 @@ def _build_matrix(store: Store, model_id: str, epoch: str, dim: int) -> _Vectors
                     json.dumps(names),
                     bytes(code[k] for k in kinds),
                     built.tests.tobytes(),
-                    b"".join(blobs),
+                    built.matrix.astype("<f4").tobytes(),
                 ),
             )
     except (CrgError, sqlite3.OperationalError) as exc:  # locked or read-only: the next search builds it again

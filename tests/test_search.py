@@ -357,6 +357,20 @@ def test_search_tables_follow_index_changes(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_new_process_reads_the_stored_vector_matrix(
+    indexed: tuple[Store, Repo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, repo = indexed
+    first = S.search(store, "rate limiting per client", repo=repo)
+    monkeypatch.setattr(S, "_VECTOR_CACHE", {})  # as in a new process
+
+    def no_rebuild(*args: object) -> None:
+        raise AssertionError("the stored matrix should have been read")
+
+    monkeypatch.setattr(S, "_build_matrix", no_rebuild)
+    assert S.search(store, "rate limiting per client", repo=repo) == first
+
+
 # --- related code ----------------------------------------------------------------------------------
 
 
