@@ -19,10 +19,18 @@ its class or file). Figures, per project and overall:
   of the per-mutant recall), over mutants that make at least one test fail;
 - mutants found: share of those mutants for which at least one failing test is listed;
 - selection: tests selected / tests collected, averaged over all mutants (every instance of a
-  parametrized test counts; ``select_all`` counts as the whole suite);
+  parametrized test counts; ``select_all`` counts as the whole suite); next to it the failing share,
+  failing tests / tests collected averaged the same way: what a perfect selection would pick;
 - direct-caller recall: for each mutated function, its project callers in the traced call graph
   (trace_callgraph.py: direct ``edges``, tests excluded) that the diff lists in ``impacted`` at
   depth 1, micro and macro over the functions that have traced callers.
+
+Then, for each failing test that was not listed, why (printed and in ``--json``): ``import-time``
+(the mutant breaks the import of test modules), ``test-unknown`` (no definition for the test id in
+the index), ``missing-edge`` (every traced path from the test to the function uses a call the index
+does not have: the first such edge is named, with its lines), ``weak-edge`` (the index has the path
+only through an edge below the walk's confidence cut), ``not-traced`` (no traced path) or
+``selection`` (a path of confident edges exists, so the walk itself stopped short).
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -118,6 +127,7 @@ class Mutant(NamedTuple):
     suite_seconds: float
     crg_seconds: float
     timed_out: bool
+    collect_errors: list[str]  # test modules the mutant broke at import (node ids)
 
 
 # --- the functions to mutate ---------------------------------------------------------------------
@@ -245,7 +255,9 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
     its phases fails or skips)."""
     out.unlink(missing_ok=True)
     env = {**project.env, "CRG_MUTATION_OUT": str(out)}
+    # a test module that no longer imports fails its own tests, not the whole session
     cmd = [str(project.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "crg_mutation_outcomes"]
+    cmd.append("--continue-on-collection-errors")
     started = time.perf_counter()
     timed_out = False
     try:
@@ -410,7 +422,193 @@ def evaluate_mutant(
         suite_seconds=round(suite.seconds, 2),
         crg_seconds=round(crg_seconds, 2),
         timed_out=suite.timed_out,
+        collect_errors=suite.collect_errors,
     )
+
+
+# --- why a failing test was missed ---------------------------------------------------------------
+
+#: edges the related-test walk does not follow beyond the changed symbol (impact.TEST_EDGE_MIN_CONFIDENCE)
+WEAK = 0.2
+
+Key = tuple[str, str]  # (path, qualname)
+
+
+class IndexGraph:
+    """crg-review's graph from ``dump --format json``, forward, with what the walk adds: a call of a class
+    reaches its constructors (and those of its bases), a call of a method may dispatch to an override."""
+
+    def __init__(self, dump: dict[str, Any]) -> None:
+        self.symbols = {(s[0], plain(s[1])): s[2] for s in dump["symbols"]}
+        self.out: dict[Key, dict[Key, tuple[float, str]]] = defaultdict(dict)
+        bases: dict[Key, set[Key]] = defaultdict(set)
+        subclasses: dict[Key, set[Key]] = defaultdict(set)
+        for src_path, src, dst_path, dst, kind, resolution, conf, *_ in dump["edges"]:
+            if kind == "import":
+                continue
+            a, b = (src_path, plain(src)), (dst_path, plain(dst))
+            if kind == "inherit":
+                bases[a].add(b)
+                subclasses[b].add(a)
+                continue
+            self._add(a, b, float(conf), f"{kind}/{resolution}")
+        self.bases, self.subclasses = bases, subclasses
+        for a, targets in list(self.out.items()):
+            for b, (conf, how) in list(targets.items()):
+                if self.symbols.get(b) == "class":
+                    for cls in self._closure(b, bases):
+                        for ctor in ("__init__", "__new__"):
+                            self._add(a, (cls[0], f"{cls[1]}.{ctor}"), conf, how + "+constructor")
+        methods: dict[Key, list[Key]] = defaultdict(list)  # class -> its methods
+        for key, kind in self.symbols.items():
+            if kind == "method" and "." in key[1]:
+                methods[(key[0], key[1].rsplit(".", 1)[0])].append(key)
+        for cls, ms in methods.items():
+            for m in ms:
+                name = m[1].rsplit(".", 1)[1]
+                for sub in self._closure(cls, subclasses) - {cls}:
+                    override = (sub[0], f"{sub[1]}.{name}")
+                    if override in self.symbols:
+                        self._add(m, override, 0.7, "dispatch")
+
+    def _add(self, a: Key, b: Key, conf: float, how: str) -> None:
+        if b not in self.out[a] or self.out[a][b][0] < conf:
+            self.out[a][b] = (conf, how)
+
+    @staticmethod
+    def _closure(start: Key, step: dict[Key, set[Key]]) -> set[Key]:
+        seen, todo = {start}, [start]
+        while todo:
+            for n in step.get(todo.pop(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    def test_function(self, nodeid: str) -> Key | None:
+        """The function a collected test id runs: its own definition, or the one its class inherits, or
+        that of a test class of the same name imported into the module."""
+        path, *parts = collapse(nodeid).split("::")
+        key = (path, ".".join(parts))
+        if key in self.symbols or len(parts) < 2:
+            return key if key in self.symbols else None
+        cls, name = ".".join(parts[:-1]), parts[-1]
+        owners = (
+            [(path, cls)]
+            if (path, cls) in self.symbols
+            else [k for k, kind in self.symbols.items() if kind == "class" and k[1] == cls and is_test_file(k[0])]
+        )
+        for owner in owners:
+            for base in sorted(self._closure(owner, self.bases)):
+                if (base[0], f"{base[1]}.{name}") in self.symbols:
+                    return (base[0], f"{base[1]}.{name}")
+        return None
+
+
+def trace_graph(trace: dict[str, Any], index: IndexGraph) -> dict[Key, dict[Key, list[int]]]:
+    """The traced calls (direct, from tests, through library frames, from module bodies), forward, with
+    the caller's lines; plus the index's fixture edges (pytest, not the test, calls a fixture)."""
+    out: dict[Key, dict[Key, list[int]]] = defaultdict(dict)
+    for group, lines in (("edges", "edge_lines"), ("test_edges", "test_edge_lines")):
+        for edge, at in zip(trace[group], trace[lines]):
+            out[(edge[0], edge[1])][(edge[2], edge[3])] = at
+    for edge in trace["indirect_edges"] + trace["scope_edges"]:
+        out[(edge[0], edge[1])].setdefault((edge[2], edge[3]), [])
+    for a, targets in index.out.items():
+        for b, (_, how) in targets.items():
+            if how.startswith("fixture/"):
+                out[a].setdefault(b, [])
+    return out
+
+
+def _path(start: Key, goal: Key, step: Any) -> list[Key] | None:
+    """Shortest path start → goal, ``step(node)`` giving the next nodes."""
+    prev: dict[Key, Key | None] = {start: None}
+    todo = [start]
+    while todo:
+        nxt = []
+        for n in todo:
+            if n == goal:
+                path = [n]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])  # type: ignore[arg-type]
+                return path[::-1]
+            for m in step(n):
+                if m not in prev:
+                    prev[m] = n
+                    nxt.append(m)
+        todo = nxt
+    return None
+
+
+class Miss(NamedTuple):
+    cause: str  # import-time | test-unknown | not-traced | missing-edge | weak-edge | selection
+    detail: str  # the edge that breaks the path, when there is one
+
+
+def explain(
+    test: str, fn: Function, mutant: Mutant, index: IndexGraph, traced: dict[Key, dict[Key, list[int]]]
+) -> Miss:
+    """Why crg-review did not list a failing test of a mutant (see the README's causes)."""
+    if test.split("::")[0] in mutant.collect_errors:
+        return Miss("import-time", "the test module fails to import")
+    start = index.test_function(test)
+    if start is None:
+        return Miss("test-unknown", collapse(test))
+    goal = (fn.path, fn.qualname)
+    in_index = _path(start, goal, lambda n: [m for m in traced.get(n, ()) if m in index.out.get(n, {})])
+    if in_index is None:
+        path = _path(start, goal, lambda n: traced.get(n, {}).keys())
+        if path is None:
+            if _path(start, goal, lambda n: index.out.get(n, {}).keys()) is None:
+                return Miss("not-traced", "no traced path and no path in the index")
+            return Miss("not-traced", "a path in the index only")
+        for a, b in pairwise(path):
+            if b not in index.out.get(a, {}):
+                lines = ",".join(map(str, traced[a][b][:3]))
+                return Miss("missing-edge", f"{a[0]}::{a[1]} -> {b[0]}::{b[1]} (line {lines or '?'})")
+    strong = _path(
+        start, goal, lambda n: [m for m in traced.get(n, ()) if index.out.get(n, {}).get(m, (0.0, ""))[0] >= WEAK]
+    )
+    if strong is None and in_index is not None:
+        for a, b in pairwise(in_index):
+            conf, how = index.out[a][b]
+            if conf < WEAK:
+                return Miss("weak-edge", f"{a[0]}::{a[1]} -> {b[0]}::{b[1]} [{how} {conf:g}]")
+    return Miss("selection", " -> ".join(k[1] for k in (strong or in_index or [])))
+
+
+def explain_project(project: Project, crg_cmd: Sequence[str], mutants: Sequence[Mutant]) -> dict[str, Any]:
+    """Causes of the misses of one project, counted per missed test; the edges behind most of them."""
+    crg(crg_cmd, ["index"], project)  # back to the base commit after the last reset
+    index = IndexGraph(json.loads(crg(crg_cmd, ["dump", "--format", "json"], project)))
+    traced = trace_graph(project.trace, index)
+    causes: dict[str, int] = defaultdict(int)
+    details: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for m in mutants:
+        seen: set[str] = set()
+        for t in m.failing:
+            if t in m.found or collapse(t) in seen:
+                continue
+            seen.add(collapse(t))
+            miss = explain(t, m.function, m, index, traced)
+            causes[miss.cause] += 1
+            details[(miss.cause, miss.detail)].append(f"{m.function.qualname}: {collapse(t)}")
+    top = sorted(details.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return {
+        "causes": dict(sorted(causes.items(), key=lambda kv: -kv[1])),
+        "details": [{"cause": c, "detail": d, "tests": len(ts), "examples": ts[:3]} for (c, d), ts in top],
+    }
+
+
+def print_explanation(spec: str, explained: dict[str, Any], limit: int) -> None:
+    print(
+        f"why tests were missed, {spec} (missed tests, parameters collapsed): "
+        + ", ".join(f"{c} {n}" for c, n in explained["causes"].items())
+        or "none"
+    )
+    for d in explained["details"][: limit * 3]:
+        print(f"  {d['tests']:>4}  {d['cause']}: {d['detail']}  e.g. {d['examples'][0]}")
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -435,6 +633,7 @@ def figures(mutants: Sequence[tuple[Mutant, int]]) -> dict[str, Any]:
         "test_recall_macro": _mean(len(m.found) / len(m.failing) for m in killing),
         "mutants_found": _ratio(sum(1 for m in killing if m.found), len(killing)),
         "selection": _mean(m.selected / total for m, total in done),
+        "failing_share": _mean(len(m.failing) / total for m, total in done),
         "select_all": sum(1 for m, _ in done if m.select_all),
         "functions_with_traced_callers": len(with_callers),
         "traced_callers": traced,
@@ -466,6 +665,7 @@ COLUMNS = (
     ("(macro)", "test_recall_macro", _pct),
     (">=1 found", "mutants_found", _pct),
     ("selection", "selection", _pct),
+    ("failing share", "failing_share", _pct),
     ("caller recall (micro)", "caller_recall_micro", _pct),
     ("(macro)", "caller_recall_macro", _pct),
 )
@@ -528,6 +728,7 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
             flush=True,
         )
     result = figures([(m, len(baseline.outcomes)) for m in mutants])
+    result["explained"] = explain_project(project, crg_cmd, mutants)
     result.update(
         total_tests=len(baseline.outcomes),
         baseline_passed=passing,
@@ -569,6 +770,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for spec, result in per_project.items():
         print(f"misses, {spec} ({result['seconds']:.0f} s, {result['total_tests']} tests collected):")
         print_misses(spec, result["mutant_records"], args.show)
+        print_explanation(spec, result["explained"], args.show)
     print()
     rows = {spec: r for spec, r in per_project.items()}
     if len(rows) > 1:

@@ -25,7 +25,7 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +76,9 @@ RECEIVER_GUESS_MAX_CLASSES = 50
 #: a method name used at more call sites than this is too common for the receiver guess
 RECEIVER_GUESS_MAX_REFS = 2000
 
+#: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
+PYTEST_CLASS_PREFIX = "Test"
+
 #: files whose change affects every test (at the repository root)
 CONFIG_FILES = ("conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini")
 
@@ -107,6 +110,7 @@ _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 _FUNCTION_KINDS = frozenset(("function", "method"))
 _CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
+_CONSTRUCTORS = frozenset(("__init__", "__new__"))
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -213,6 +217,11 @@ class Graph:
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
+        self._families: dict[int, frozenset[int]] = {}
+        self._uses: dict[int, frozenset[int]] = {}
+        self._class_uses: dict[int, frozenset[int]] = {}
+        self._modules: dict[int, int | None] = {}
+        self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
 
     def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
         """Nodes by id (missing ids are left out)."""
@@ -369,14 +378,77 @@ class Graph:
             self._guesses[method.id] = self._receiver_guesses(method)
         return self._guesses[method.id]
 
+    def class_family(self, method: Node) -> frozenset[int]:
+        """The method's class, its subclasses and their ``__init__``: what a scope calls or names when it
+        makes or names an object that has the method (empty for a function)."""
+        if method.kind != "method" or method.parent_id is None:
+            return frozenset()
+        if method.parent_id not in self._families:
+            # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
+            classes = [
+                method.parent_id,
+                *self._transitive(method.parent_id, self.subclasses)[:RECEIVER_GUESS_MAX_CLASSES],
+            ]
+            ids = set(classes)
+            for cls in classes:
+                ids.update(c.id for c in self.children(cls) if c.name == "__init__")
+            self._families[method.parent_id] = frozenset(ids)
+        return self._families[method.parent_id]
+
+    def uses(self, scopes: Iterable[int]) -> dict[int, frozenset[int]]:
+        """What each scope has edges to, the uses of the fixtures it takes included (fixtures of fixtures
+        too): a test gets its objects from its fixtures."""
+        scopes = list(scopes)
+        direct: dict[int, set[int]] = {}
+        fixtures: dict[int, set[int]] = {}
+        frontier = {s for s in scopes if s not in self._uses}
+        while frontier:  # one query per level of the fixture closure
+            for s in frontier:
+                direct[s], fixtures[s] = set(), set()
+            for e in self.outgoing(frontier):
+                direct[e.src].add(e.dst)
+                if e.kind == "fixture":
+                    fixtures[e.src].add(e.dst)
+            frontier = {f for s in frontier for f in fixtures[s]} - direct.keys() - self._uses.keys()
+
+        def total(s: int, seen: frozenset[int]) -> set[int]:
+            if s in self._uses:
+                return set(self._uses[s])
+            found = set(direct[s])
+            for f in fixtures[s] - seen:  # pytest refuses fixture cycles; stop at one anyway
+                found |= total(f, seen | {s})
+            return found
+
+        for s in direct:
+            self._uses[s] = frozenset(total(s, frozenset((s,))))
+        return {s: self._uses[s] for s in scopes}
+
+    def uses_class_of(self, scope: int, method: Node) -> bool:
+        """Whether ``scope`` (or a fixture it takes, or, for a method, its class) builds or names the
+        method's class or a subclass: an ``x.<name>()`` there whose receiver the resolver could not
+        type is then likely this method."""
+        family = self.class_family(method)
+        if not family:
+            return False
+        if not family.isdisjoint(self.uses([scope])[scope]):
+            return True
+        node = self.nodes([scope]).get(scope)
+        if node is None or node.kind != "method" or node.parent_id is None:
+            return False
+        return not family.isdisjoint(self.class_uses(node.parent_id))
+
+    def class_uses(self, class_id: int) -> frozenset[int]:
+        """What a class body and its own methods have edges to (``signer = Signer`` in the body tells
+        what ``signer.unsign()`` in a method means)."""
+        if class_id not in self._class_uses:
+            members = [class_id, *(c.id for c in self.children(class_id) if c.kind in _FUNCTION_KINDS)]
+            self._class_uses[class_id] = frozenset().union(*self.uses(members).values())
+        return self._class_uses[class_id]
+
     def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
-        classes = [method.parent_id, *self._transitive(method.parent_id, self.subclasses)[:RECEIVER_GUESS_MAX_CLASSES]]
-        class_ids = set(classes)
-        for cls in classes:
-            class_ids.update(c.id for c in self.children(cls) if c.name == "__init__")
+        class_ids = self.class_family(method)
         (count,) = self.conn.execute(
             "SELECT count(*) FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''", (method.name,)
         ).fetchone()
@@ -391,22 +463,55 @@ class Graph:
                 sites.setdefault(scope, line)
         if not sites:
             return []
-        uses = self.outgoing(sites)
-        users = {e.src for e in uses if e.dst in class_ids}
-        # one hop through fixtures: the test gets the object from a fixture that builds it
-        fixture_of: dict[int, list[int]] = {}
-        for e in uses:
-            if e.kind == "fixture":
-                fixture_of.setdefault(e.dst, []).append(e.src)
-        if fixture_of:
-            for e in self.outgoing(fixture_of):
-                if e.dst in class_ids:
-                    users.update(fixture_of[e.src])
+        users = {s for s, used in self.uses(sites).items() if not class_ids.isdisjoint(used)}
         return [
             EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
             for s in sorted(users)
             if s != method.id
         ]
+
+    def module_symbol(self, file_id: int) -> int | None:
+        """The module symbol of a file."""
+        if file_id not in self._modules:
+            row = self.conn.execute(
+                "SELECT id FROM symbols WHERE file_id=? AND kind='module' ORDER BY id LIMIT 1", (file_id,)
+            ).fetchone()
+            self._modules[file_id] = row[0] if row else None
+        return self._modules[file_id]
+
+    def file_importers(self, module: Node) -> list[EdgeIn]:
+        """Import edges into any symbol of the module's file, as edges into the module: importing any name
+        of a module runs its body."""
+        return [
+            EdgeIn(src, module.id, "import", 1.0, "import-time", line)
+            for src, line in self.conn.execute(
+                "SELECT DISTINCT src_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?"
+                " ORDER BY src_id, line",
+                (module.file_id, module.file_id),
+            )
+        ]
+
+    def constructed_via(self, method: Node) -> list[EdgeIn]:
+        """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
+        that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
+        constructs it too)."""
+        if method.kind != "method" or method.name not in _CONSTRUCTORS or method.parent_id is None:
+            return []
+        classes = [method.parent_id]
+        todo = [method.parent_id]
+        while todo:
+            for sub in self.subclasses(todo.pop()):
+                if sub not in classes and not any(c.name == method.name for c in self.children(sub)):
+                    classes.append(sub)
+                    todo.append(sub)
+        out: list[EdgeIn] = []
+        for edges in self.incoming(classes).values():
+            out.extend(
+                EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line)
+                for e in edges
+                if e.kind in ("call", "ref") and e.src != method.parent_id
+            )
+        return out
 
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
         """Runnable tests of the given files."""
@@ -441,6 +546,25 @@ class Graph:
             if cls.is_test and not any(c.name == test.name for c in self.children(cls_id)):
                 out.append((cls, f"{cls.qualname}.{test.name}"))
         return out
+
+    def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
+        """(path, file id, bound name) of the test modules that import the test class ``class_name`` of
+        ``path`` at module level under a name pytest collects (``Test*``): it runs there again."""
+        key = (path, class_name)
+        if key not in self._class_imports:
+            found: list[tuple[str, int, str]] = []
+            for fid, ipath, name, alias in self.conn.execute(
+                "SELECT DISTINCT f.id, f.path, i.name, i.alias FROM symbols c JOIN files cf ON cf.id=c.file_id"
+                " JOIN edges e ON e.dst_id=c.id AND e.kind='import' JOIN symbols m ON m.id=e.src_id"
+                " JOIN files f ON f.id=e.file_id JOIN imports i ON i.file_id=f.id AND i.line=e.line AND i.name=c.name"
+                " WHERE cf.path=? AND c.qualname=? AND m.kind='module' AND f.is_test=1 AND f.id != cf.id",
+                (path, class_name),
+            ):
+                bound = alias or name
+                if bound.startswith(PYTEST_CLASS_PREFIX):
+                    found.append((ipath, fid, bound))
+            self._class_imports[key] = sorted(found)
+        return self._class_imports[key]
 
 
 # --- touched symbols -----------------------------------------------------------------------------
@@ -774,6 +898,7 @@ def walk_tests(
         queue[sid] = queue.get(sid, 0) | bits
     hits: dict[str, TestHit] = {}
     start_set = set(starts)
+    executed: set[int] = set()  # modules whose body runs a changed symbol: importing them runs it
     while queue:
         nodes = graph.nodes(queue)
         incoming = graph.incoming(queue)
@@ -792,17 +917,40 @@ def walk_tests(
             if _is_autouse(node):
                 for t in _autouse_scope(graph, node):
                     _add_hit(hits, t, t.qualname, depth + 1, "fixture", state[dst][2])
-            edges = graph.callers_of(node, incoming)
+            if dst in executed:
+                if node.in_test_file:  # a test module (or conftest.py) that runs the change on import
+                    for t in _module_tests(graph, node.path):
+                        _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
+                edges = graph.file_importers(node)
+            else:
+                edges = graph.callers_of(node, incoming)
             edges += [
                 EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
             ]
+            edges += graph.constructed_via(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
             src_nodes = graph.nodes(e.src for e in edges)
+            weak = [e.src for e in edges if e.confidence < TEST_EDGE_MIN_CONFIDENCE and e.resolution == "name-match"]
+            if weak and dst not in start_set and node.kind == "method":
+                graph.uses(weak)  # one query for the edges the receiver check below asks about
             for e in edges:
                 src = src_nodes.get(e.src)
                 if src is None:
                     continue
+                runs_on_import = src.kind == "module" and (
+                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE) or e.resolution == "import-time"
+                )
+                if runs_on_import or (e.kind == "call" and src.kind in _CLASS_KINDS and not src.in_test_file):
+                    # module or class body code runs the change whenever the module is imported
+                    module = src.id if src.kind == "module" else graph.module_symbol(src.file_id)
+                    if module is not None and module not in executed:
+                        executed.add(module)
+                        known = state.get(module, (depth + 1, "graph", 0))
+                        state[module] = (min(known[0], depth + 1), known[1], known[2] | bits)
+                        nxt[module] = nxt.get(module, 0) | known[2] | bits
+                        if module == e.src:
+                            continue
                 if e.kind == "import" and src.kind == "module":
                     # importing a module is no test of its functions; for a module-level change the
                     # importing test files' tests are the closest we know
@@ -811,7 +959,13 @@ def walk_tests(
                     for t in graph.tests_in_files([src.path]):
                         _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
                     continue
-                if dst not in start_set and e.confidence < TEST_EDGE_MIN_CONFIDENCE:
+                if (
+                    dst not in start_set
+                    and e.confidence < TEST_EDGE_MIN_CONFIDENCE
+                    # x.m() matched by name among many: followed when the scope (or its fixtures) makes
+                    # or names m's class, as in ``def test(runner): runner.invoke(...)``
+                    and not (e.resolution == "name-match" and graph.uses_class_of(e.src, node))
+                ):
                     continue
                 new_reason = "graph" if reason == "changed" else reason
                 if e.kind == "fixture":
@@ -839,6 +993,23 @@ def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, re
         old.sources |= sources
 
 
+def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
+    """Add the ids under which pytest runs a selected test method again: its class imported into other
+    test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
+    todo = list(hits.values())
+    while todo:
+        h = todo.pop()
+        if h.node.language != "python" or "." not in h.qualname:
+            continue
+        class_name, _, rest = h.qualname.partition(".")
+        for path, file_id, bound in graph.test_class_imports(h.node.path, class_name):
+            key = f"{path}::{bound}.{rest}"
+            if key not in hits:
+                node = replace(h.node, path=path, file_id=file_id)
+                _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
+                todo.append(hits[key])
+
+
 def _is_autouse(node: Node) -> bool:
     return node.kind in _FUNCTION_KINDS and any(
         d.split("(", 1)[0].endswith("fixture") and "autouse=True" in d.replace(" ", "") for d in node.decorators
@@ -850,9 +1021,14 @@ def _autouse_scope(graph: Graph, fixture: Node) -> list[Node]:
     parent = graph.nodes([fixture.parent_id]).get(fixture.parent_id) if fixture.parent_id else None
     if parent is not None and parent.kind in _CLASS_KINDS:
         return graph.tests_under(parent)
-    if posixpath.basename(fixture.path) != "conftest.py":
-        return graph.tests_in_files([fixture.path])
-    directory = posixpath.dirname(fixture.path)
+    return _module_tests(graph, fixture.path)
+
+
+def _module_tests(graph: Graph, path: str) -> list[Node]:
+    """The tests a test module's code affects: its own, or every test below a conftest.py."""
+    if posixpath.basename(path) != "conftest.py":
+        return graph.tests_in_files([path])
+    directory = posixpath.dirname(path)
     prefix = directory + "/" if directory else ""
     paths = [
         r[0]
@@ -1310,6 +1486,7 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
         key = f"{t.path}::{t.qualname}"
         if key not in hits:
             hits[key] = TestHit(t, t.qualname, 0, "convention", 0)
+    add_recollected(graph, hits)
     for path in touched.changed_paths:
         stem = posixpath.basename(path)[:-3] if path.endswith(".py") else None
         if stem and any(posixpath.basename(t.path) in (f"test_{stem}.py", f"{stem}_test.py") for t in conv):

@@ -483,3 +483,81 @@ def test_a_method_called_on_an_object_from_a_fixture_is_tested_by_that_test(tmp_
     edit(repo, "pkg/client.py", "    return 1\n", "    return 2\n")
     # client.fetch() matches four methods by name (too weak to follow); the fixture builds a Client
     assert selected(review(capsys, repo)) == {"tests/test_client.py::test_fetch": (2, "graph")}
+
+
+def test_a_weak_name_match_deep_in_the_walk_is_followed_when_a_fixture_builds_the_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    others = "".join(f"\n\nclass Other{i}:\n    def run(self):\n        return {i}\n" for i in range(6))
+    write(
+        repo,
+        "pkg/runner.py",
+        "def parse(x):\n    return x\n\n\ndef main(x):\n    return parse(x)\n\n\n"
+        "class Runner:\n    def run(self, x):\n        return main(x)\n" + others,
+    )
+    write(
+        repo,
+        "tests/test_runner.py",
+        "import pytest\n\nfrom pkg.runner import Runner\n\n\n@pytest.fixture\ndef runner():\n    return Runner()\n\n\n"
+        "def test_run(runner):\n    assert runner.run(1) == 1\n\n\ndef test_other(thing):\n    assert thing.run(1)\n",
+    )
+    commit(repo, "runner")
+    edit(repo, "pkg/runner.py", "    return x\n", "    return x + 0\n")
+    # runner.run() matches seven methods by name, two calls away from the change
+    assert selected(review(capsys, repo)) == {"tests/test_runner.py::test_run": (3, "graph")}
+
+
+def test_a_test_class_imported_into_another_test_module_runs_there_too(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_base.py",
+        "from pkg.core import api\n\n\nclass TestApi:\n    def test_api(self):\n        assert api(1)\n",
+    )
+    write(
+        repo,
+        "tests/test_more.py",
+        "from tests.test_base import TestApi\nfrom tests.test_base import TestApi as _Base\n\n\n"
+        "class TestMore(_Base):\n    pass\n",
+    )
+    commit(repo, "imported test class")
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    ids = set(selected(review(capsys, repo)))
+    assert {
+        "tests/test_base.py::TestApi::test_api",
+        "tests/test_more.py::TestApi::test_api",  # pytest collects the imported name again
+        "tests/test_more.py::TestMore::test_api",
+    } <= ids
+    assert "tests/test_more.py::_Base::test_api" not in ids
+
+
+def test_a_constructor_is_reached_through_references_to_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/sign.py",
+        "class Signer:\n    def __init__(self, key):\n        self.key = key\n\n\n"
+        "class Serializer:\n    signer = Signer\n\n    def make_signer(self):\n        return self.signer('k')\n",
+    )
+    write(
+        repo,
+        "tests/test_serial.py",
+        "from pkg.sign import Serializer\n\n\ndef test_make():\n    assert Serializer().make_signer()\n",
+    )
+    commit(repo, "signer")
+    edit(repo, "pkg/sign.py", "        self.key = key\n", "        self.key = key or 'x'\n")
+    assert "tests/test_serial.py::test_make" in selected(review(capsys, repo))
+
+
+def test_a_function_called_at_import_time_selects_the_tests_that_import_its_module(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/registry.py", "def make(name):\n    return {'name': name}\n\n\nDEFAULT = make('d')\n")
+    write(repo, "pkg/facade.py", "import pkg.registry\n\n\ndef show():\n    return 1\n")
+    write(repo, "tests/test_facade.py", "from pkg.facade import show\n\n\ndef test_show():\n    assert show()\n")
+    commit(repo, "import-time call")
+    edit(repo, "pkg/registry.py", "    return {'name': name}\n", "    return {'name': name.upper()}\n")
+    tests = selected(review(capsys, repo))
+    # importing pkg.facade imports pkg.registry, whose body calls make()
+    assert "tests/test_facade.py::test_show" in tests
+    assert "tests/test_chain.py::test_api" not in tests
