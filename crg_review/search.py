@@ -18,6 +18,7 @@ Degradation: no vectors → ``fts``; no FTS5 → ``keyword`` (``LIKE``); the ans
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -262,6 +263,7 @@ def _has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name=?", (name,)).fetchone() is not None
 
 
+@functools.cache
 def trigram_available() -> bool:
     """Whether this SQLite offers the FTS5 trigram tokenizer (3.34+)."""
     conn = sqlite3.connect(":memory:")
@@ -525,22 +527,25 @@ def _kind_clause(kind: str | None, alias: str = "s") -> tuple[str, tuple[Any, ..
     return f" AND {alias}.kind = ?", (kind,)
 
 
-def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
-    """Symbol ids by BM25 over names (split into words), qualified names, signatures and docstrings."""
-    expr = fts_expression(q)
-    if not expr:
-        return []
+def _match(conn: sqlite3.Connection, table: str, expr: str, rank: str, kind: str | None, depth: int) -> list[int]:
+    """Rowids of an FTS5 ``table`` matching ``expr``, best ``rank`` first, of symbols of ``kind`` if given."""
     clause, args = _kind_clause(kind)
     sql = (
-        "SELECT f.rowid FROM symbols_fts f"
-        + (" JOIN symbols s ON s.id = f.rowid" if clause else "")
-        + f" WHERE symbols_fts MATCH ?{clause} ORDER BY bm25(symbols_fts, {FTS_WEIGHTS}) LIMIT ?"
+        f"SELECT t.rowid FROM {table} t"
+        + (" JOIN symbols s ON s.id = t.rowid" if clause else "")
+        + f" WHERE {table} MATCH ?{clause} ORDER BY {rank} LIMIT ?"
     )
     try:
         return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
     except sqlite3.OperationalError as exc:
-        log.debug("FTS query %r failed: %s", expr, exc)
+        log.debug("%s query %r failed: %s", table, expr, exc)
         return []
+
+
+def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
+    """Symbol ids by BM25 over names (split into words), qualified names, signatures and docstrings."""
+    expr = fts_expression(q)
+    return _match(conn, "symbols_fts", expr, f"bm25(symbols_fts, {FTS_WEIGHTS})", kind, depth) if expr else []
 
 
 def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
@@ -552,17 +557,7 @@ def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = Non
     if not needles or not _has_table(conn, "symbols_trigram"):
         return []
     expr = " OR ".join(dict.fromkeys(fts_quote(n) for n in needles))
-    clause, args = _kind_clause(kind)
-    sql = (
-        "SELECT t.rowid FROM symbols_trigram t"
-        + (" JOIN symbols s ON s.id = t.rowid" if clause else "")
-        + f" WHERE symbols_trigram MATCH ?{clause} ORDER BY bm25(symbols_trigram) LIMIT ?"
-    )
-    try:
-        return [r[0] for r in conn.execute(sql, (expr, *args, depth))]
-    except sqlite3.OperationalError as exc:
-        log.debug("trigram query %r failed: %s", expr, exc)
-        return []
+    return _match(conn, "symbols_trigram", expr, "bm25(symbols_trigram)", kind, depth)
 
 
 def _like(term: str) -> str:
