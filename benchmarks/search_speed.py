@@ -121,6 +121,7 @@ def main() -> None:
     crg = str(Path(sys.executable).with_name("crg-review"))
     env = {**os.environ, "CRG_REVIEW_EMBED_MODEL": args.model}
 
+    load_before = os.getloadavg()[0]
     index_s, _ = wall([crg, "index", "--full", "--repo", str(repo), "--db", str(db)], env)
     update_s, out = wall([sys.executable, "-c", UPDATE, str(db), str(repo), args.model], env)
     embedded, inner_s = out.split()
@@ -151,7 +152,10 @@ def main() -> None:
         seconds, _ = wall([crg, "search", q, "--repo", str(repo), "--db", str(db)], env)
         process_s.append(seconds)
 
-    print(f"{label}: {n_symbols} symbols, model {args.model}, {os.cpu_count()} CPUs")
+    print(
+        f"{label}: {n_symbols} symbols, model {args.model}, {os.cpu_count()} CPUs, load average before / after "
+        f"{load_before:.2f} / {os.getloadavg()[0]:.2f} (other processes slow every figure down)"
+    )
     print(f"index --full (no embeddings)  {index_s:7.2f} s")
     print(
         f"search tables ({embedded} texts)   {update_s:7.2f} s  (in-process {float(inner_s):.2f} s)"

@@ -174,6 +174,20 @@ def test_vector_leg_finds_code_by_meaning(indexed: tuple[Store, Repo]) -> None:
     assert set(only_classes) == {"ThrottleGuard", "UserRepository", "AdminUser"}
 
 
+def test_vector_leg_searches_tests_only_when_asked(indexed: tuple[Store, Repo]) -> None:
+    store, _ = indexed
+    from crg_review.embed import load_embedder, query_text
+
+    model = load_embedder("fast")
+    vectors = S.load_vectors(store, model.model_id, model.dim)
+    assert vectors is not None
+    q = model.embed([query_text("compute the total price of a cart")])[0]
+    test = sid(store, "test_compute_total_price")
+    assert test in S.vector_leg(vectors, q)
+    assert test not in S.vector_leg(vectors, q, tests=False)
+    assert S.vector_leg(vectors, q, kind="test", tests=False) == [test]
+
+
 def test_graph_leg_ranks_neighbours_by_hops(indexed: tuple[Store, Repo]) -> None:
     store, _ = indexed
     ranked = names(store, S.graph_leg(store.conn, [sid(store, "test_compute_total_price")]))
