@@ -385,6 +385,20 @@ def test_a_new_process_reads_the_stored_vector_matrix(
     assert S.search(store, "rate limiting per client", repo=repo) == first
 
 
+def test_an_unknown_schema_rebuild_drops_the_search_tables_cleanly(tmp_path: Path) -> None:
+    root = shop(tmp_path)
+    store = Store.open(tmp_path / "index.db")
+    update_index(store, Repo(root), Source("worktree"))
+    S.update_search_index(store, Repo(root))
+    store.conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    store.close()
+    store = Store.open(tmp_path / "index.db")  # rebuilt empty, search tables included
+    assert not S._has_table(store.conn, "search_marks")
+    update_index(store, Repo(root), Source("worktree"))
+    assert S.search(store, "discount", repo=Repo(root)).results[0].qualified_name == "apply_discount"
+    store.close()
+
+
 # --- related code ----------------------------------------------------------------------------------
 
 
