@@ -62,6 +62,8 @@ RRF_K = 60
 MODES = ("hybrid", "fts", "semantic", "keyword")
 #: candidates each leg contributes to the fusion
 LEG_DEPTH = 100
+#: shortest stem searched as a prefix (``pars*`` for parse, parser, parsing)
+PREFIX_MIN = 3
 #: BM25 column weights: name words, qualified name, signature, docstring
 FTS_WEIGHTS = "6.0, 3.0, 1.5, 0.75"
 #: top hits of the lexical and of the vector leg whose neighbours the graph leg collects
@@ -108,7 +110,24 @@ _KIND_WORDS = {
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
 _PASCAL = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[A-Z][a-z0-9]+[A-Z]\w*$")
 _CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z]\w*$")
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "s")
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ions",
+    "ion",
+    "ings",
+    "ing",
+    "ors",
+    "or",
+    "ers",
+    "er",
+    "ies",
+    "ied",
+    "es",
+    "ed",
+    "e",
+    "s",
+)
 
 _SEARCH_TABLES = (
     (
@@ -195,7 +214,7 @@ def fts_expression(q: ParsedQuery) -> str:
     for w in q.words:
         terms.append(fts_quote(w))
         stem = _stem(w)
-        if len(stem) >= 3 and stem != w:
+        if len(stem) >= PREFIX_MIN and stem != w:
             terms.append(fts_quote(stem) + "*")
     return " OR ".join(dict.fromkeys(terms))
 
@@ -625,6 +644,12 @@ class _Vectors:
 
 _VECTOR_CACHE: dict[tuple[str, str], _Vectors] = {}
 _CACHE_LOCK = threading.Lock()
+#: test code for ranking: a test, a test file, or any file under a tests/ or test/ directory (fixtures,
+#: test models and settings are not what a code search is after unless it says so)
+_IS_TEST = (
+    "(s.is_test OR f.is_test OR f.path LIKE 'tests/%' OR f.path LIKE 'test/%'"
+    " OR f.path LIKE '%/tests/%' OR f.path LIKE '%/test/%')"
+)
 _MATRIX_FORMAT = "f32"
 #: the stored vectors as one row per model (float32), so that a new process reads one BLOB instead of a row
 #: per symbol and converts nothing
@@ -639,7 +664,7 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
     conn = store.conn
     if not _has_table(conn, "search_marks"):
         return None
-    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}/{_MATRIX_FORMAT}"
+    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}/{_MATRIX_FORMAT}/tests-by-path"
     key = (str(store.path), model_id)
     with _CACHE_LOCK:
         cached = _VECTOR_CACHE.get(key)
@@ -682,7 +707,7 @@ def _build_matrix(store: Store, model_id: str, epoch: str, dim: int) -> _Vectors
 
     conn = store.conn
     rows = conn.execute(
-        "SELECT m.symbol_id, s.kind, s.is_test OR f.is_test, v.vector FROM search_marks m JOIN vectors v"
+        f"SELECT m.symbol_id, s.kind, {_IS_TEST}, v.vector FROM search_marks m JOIN vectors v"
         " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id"
         " JOIN files f ON f.id = s.file_id ORDER BY m.symbol_id",
         (model_id,),
@@ -807,7 +832,7 @@ def _rows(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, _Row]:
         chunk = ids[i : i + 500]
         for r in conn.execute(
             "SELECT s.id, s.name, s.qualname, s.kind, s.start_line, f.path, coalesce(f.language, ''),"
-            " coalesce(f.module, ''), s.is_test OR f.is_test FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" coalesce(f.module, ''), {_IS_TEST} FROM symbols s JOIN files f ON f.id = s.file_id"
             f" WHERE s.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
