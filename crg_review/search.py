@@ -8,7 +8,7 @@ changed since):
     one row per symbol: the hash of the text it is embedded from. Rows go with their symbol
     (``ON DELETE CASCADE``), so a symbol without a row is new since the last update and a shrinking
     row count means symbols were deleted.
-``symbols_trigram``
+``symbol_names_trigram``
     FTS5 trigram index of names and qualified names (rowid = symbol id), for substring queries.
 ``vectors``
     (store.py) one vector per (model, text hash): re-indexing a file re-embeds only changed texts.
@@ -136,10 +136,10 @@ _SEARCH_TABLES = (
         " file_oid TEXT NOT NULL,"
         " text_hash TEXT NOT NULL)"
     ),
-    "CREATE INDEX IF NOT EXISTS search_marks_hash ON search_marks(text_hash)",
 )
-#: one column: the qualified name ends with the name; a module's row holds its dotted name and its path
-_TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbols_trigram USING fts5(qualname, tokenize='trigram')"
+#: names only (a module's is its dotted name): half the trigrams of qualified names; a dotted query
+#: identifier is matched by its last part, then checked against the qualified name
+_TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbol_names_trigram USING fts5(name, tokenize='trigram')"
 
 
 # --- query preprocessing ---------------------------------------------------------------------------
@@ -426,7 +426,7 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
         last = store.get_meta("search_marks")
         deleted = last is None or int(last) != n_marks  # marks leave with their symbols (ON DELETE CASCADE)
         if deleted and trigram:
-            conn.execute("DELETE FROM symbols_trigram WHERE rowid NOT IN (SELECT symbol_id FROM search_marks)")
+            conn.execute("DELETE FROM symbol_names_trigram WHERE rowid NOT IN (SELECT symbol_id FROM search_marks)")
         stale = [r[0] for r in conn.execute(_STALE + " ORDER BY s.file_id, s.id")]
         texts = _symbol_texts(conn, stale, sources)
         old_hashes = _hashes(conn, stale)
@@ -446,11 +446,10 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
         changed_hashes = any(old_hashes.get(sid) not in (None, h) for sid, h in hashes.items())
         if trigram and stale:
             for chunk in _chunks(stale):
-                conn.execute(f"DELETE FROM symbols_trigram WHERE rowid IN ({_marks(chunk)})", chunk)
+                conn.execute(f"DELETE FROM symbol_names_trigram WHERE rowid IN ({_marks(chunk)})", chunk)
                 conn.execute(
-                    "INSERT INTO symbols_trigram(rowid, qualname)"
-                    " SELECT s.id, CASE WHEN s.kind = 'module' THEN s.name || ' ' || f.path ELSE s.qualname END"
-                    f" FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({_marks(chunk)})",
+                    "INSERT INTO symbol_names_trigram(rowid, name)"
+                    f" SELECT s.id, s.name FROM symbols s WHERE s.id IN ({_marks(chunk)})",
                     chunk,
                 )
         if embedder is not None:
@@ -568,15 +567,25 @@ def fts_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, d
 
 
 def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:
-    """Symbol ids whose name or qualified name contains a query identifier as a substring (``ttleGua``).
+    """Symbol ids whose name contains a query identifier as a substring (``ttleGua``); a dotted one
+    (``Guard.allo``) by its last part, in a qualified name that contains it all.
 
     Plain words are BM25's: as substrings they match too much (``rate`` in ``generate``) and cost time.
     """
-    needles = [i for i in q.identifiers if len(i) >= 3]
-    if not needles or not _has_table(conn, "symbols_trigram"):
+    if not q.identifiers or not _has_table(conn, "symbol_names_trigram"):
         return []
-    expr = " OR ".join(dict.fromkeys(fts_quote(n) for n in needles))
-    return _match(conn, "symbols_trigram", expr, "bm25(symbols_trigram)", kind, depth)
+    found: list[int] = []
+    for ident in q.identifiers:
+        tail = re.split(r"\.|::", ident)[-1]
+        if len(tail) < 3:
+            continue
+        ids = _match(conn, "symbol_names_trigram", fts_quote(tail), "bm25(symbol_names_trigram)", kind, 4 * depth)
+        if tail != ident:
+            dotted = ident.replace("::", ".").lower()
+            quals = _rows(conn, ids)
+            ids = [i for i in ids if i in quals and dotted in f"{quals[i].module}.{quals[i].qualname}".lower()]
+        found.extend(i for i in ids if i not in found)
+    return found[:depth]
 
 
 def _like(term: str) -> str:
@@ -934,7 +943,7 @@ def search(
         else:
             try:
                 _update(store, repo, embedder)
-            except CrgError as exc:  # e.g. locked by a running indexer: search what is there
+            except (CrgError, sqlite3.OperationalError) as exc:  # locked by an indexer, read-only: search what is there
                 log.warning("could not update the search tables (%s): results may be incomplete", exc)
     vectors = load_vectors(store, embedder.model_id, embedder.dim) if embedder is not None else None
     ran = _mode(store, mode, vectors is not None)

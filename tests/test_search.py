@@ -152,9 +152,10 @@ def test_fts_leg_matches_split_identifier_words(indexed: tuple[Store, Repo]) -> 
 
 def test_trigram_leg_finds_substrings(indexed: tuple[Store, Repo]) -> None:
     store, _ = indexed
-    found = names(store, S.trigram_leg(store.conn, S.parse_query("ttleGua")))
-    assert found[0] == "ThrottleGuard"
-    assert set(found) == {"ThrottleGuard", "ThrottleGuard.__init__", "ThrottleGuard.allow"}
+    assert names(store, S.trigram_leg(store.conn, S.parse_query("ttleGua"))) == ["ThrottleGuard"]
+    assert names(store, S.trigram_leg(store.conn, S.parse_query("Guard.allo"))) == ["ThrottleGuard.allow"]
+    assert names(store, S.trigram_leg(store.conn, S.parse_query("cart.compute_total_pr"))) == ["compute_total_price"]
+    assert S.trigram_leg(store.conn, S.parse_query("pricing.compute_total_pr")) == []  # not in that module
     assert names(store, S.trigram_leg(store.conn, S.parse_query("rottleGu")))[0] == "ThrottleGuard"
     assert S.fts_leg(store.conn, S.parse_query("rottleGu")) == []  # BM25 sees whole words (and prefixes) only
 
@@ -365,7 +366,7 @@ def test_search_tables_follow_index_changes(tmp_path: Path) -> None:
     assert found[0].qualified_name == "getDisplayLabel"
     assert not S.trigram_leg(store.conn, S.parse_query("getUserName"))
     assert not S.trigram_leg(store.conn, S.parse_query("ttleGua"))
-    trigram_ids = {r[0] for r in store.conn.execute("SELECT rowid FROM symbols_trigram")}
+    trigram_ids = {r[0] for r in store.conn.execute("SELECT rowid FROM symbol_names_trigram")}
     assert trigram_ids == {r[0] for r in store.conn.execute("SELECT id FROM symbols")}
     assert not S.needs_update(store, None)
     store.close()
