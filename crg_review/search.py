@@ -1,17 +1,19 @@
 """Hybrid search: a lexical leg (FTS5 BM25 + trigram substrings), a vector leg, a graph leg; RRF; boosts.
 
 The search tables live beside the graph in the index and are brought up to date by
-:func:`update_search_index` (the indexer calls it after an update; a search calls it when the index
-changed since):
+:func:`update_search_index` (to be called by the indexer after each update; a search calls it itself
+when it finds the index changed since):
 
 ``search_marks``
-    one row per symbol: the hash of the text it is embedded from. Rows go with their symbol
-    (``ON DELETE CASCADE``), so a symbol without a row is new since the last update and a shrinking
-    row count means symbols were deleted.
+    one row per symbol: the blob id of its file and the hash of the text it was embedded from. A row
+    goes with its symbol (``ON DELETE CASCADE``): a symbol without one is new, one whose file blob
+    changed is re-read (and re-embedded only if its text changed), a shrinking count means deletions.
 ``symbol_names_trigram``
-    FTS5 trigram index of names and qualified names (rowid = symbol id), for substring queries.
+    FTS5 trigram index of symbol names (rowid = symbol id), for identifiers given in part.
 ``vectors``
-    (store.py) one vector per (model, text hash): re-indexing a file re-embeds only changed texts.
+    (store.py) one vector per (model, text hash): the same text is never embedded twice.
+``search_matrix``
+    every vector of a model in one BLOB, so that a new process loads them in one read.
 
 Degradation: no vectors → ``fts``; no FTS5 → ``keyword`` (``LIKE``); the answer names the ``mode``.
 """
@@ -53,6 +55,7 @@ __all__ = [
     "rrf",
     "search",
     "update_search_index",
+    "update_vectors",
 ]
 
 log = logging.getLogger(__name__)
