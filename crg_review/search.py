@@ -935,6 +935,8 @@ def search(
     ranking unboosted (both for evaluations).
     """
     q = parse_query(query)
+    if not q.words and not q.identifiers:  # nothing but filler ("the of", punctuation): nothing to look for
+        return SearchResult(query=query, mode=_mode(store, mode, False), results=())
     if embedder is None and model is not None and mode not in ("fts", "keyword"):
         from .embed import load_embedder
 

@@ -344,6 +344,11 @@ def test_semantic_mode_uses_vectors_only(indexed: tuple[Store, Repo]) -> None:
     assert all(set(h.legs) <= {"vector", "graph"} for h in result.results)
 
 
+def test_a_query_of_filler_words_finds_nothing(indexed: tuple[Store, Repo]) -> None:
+    for query in ("", "the of", '"*()'):
+        assert S.search(indexed[0], query).results == ()
+
+
 def test_unknown_mode_is_an_error(indexed: tuple[Store, Repo]) -> None:
     from crg_review.errors import ConfigError
 
