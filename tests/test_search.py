@@ -480,6 +480,20 @@ def test_cli_search_json(tmp_path: Path) -> None:
     assert text.out.rstrip().endswith("(hybrid: 4 result(s))") or "hybrid" in text.out.splitlines()[-1]
 
 
+def test_cli_search_with_the_quality_model_and_a_mode(tmp_path: Path) -> None:
+    root = shop(tmp_path)
+    db = tmp_path / "index.db"
+    assert crg("index", "--repo", str(root), "--db", str(db)).code == 0
+    common = ("--repo", str(root), "--db", str(db), "--format", "json")
+    quality = crg("search", "limit requests per client", *common, "--embed-model", "quality")
+    assert quality.code == 0, quality
+    assert quality.json()["mode"] == "hybrid"
+    assert quality.json()["results"][0]["qualified_name"].startswith("ThrottleGuard")
+    fts = crg("search", "total price", *common, "--mode", "fts")
+    assert fts.code == 0 and fts.json()["mode"] == "fts"
+    assert all("vector" not in r["legs"] for r in fts.json()["results"])
+
+
 def test_cli_search_before_indexing_says_what_to_do(tmp_path: Path) -> None:
     root = shop(tmp_path)
     run = crg("search", "x", "--repo", str(root), "--db", str(tmp_path / "none.db"))
