@@ -12,8 +12,9 @@ when it finds the index changed since):
     FTS5 trigram index of symbol names (rowid = symbol id), for identifiers given in part.
 ``vectors``
     (store.py) one vector per (model, text hash): the same text is never embedded twice.
-``search_matrix``
-    every vector of a model in one BLOB, so that a new process loads them in one read.
+``vector_matrix``
+    every vector of a model in one BLOB, so that a new process loads them in one read (plus the few
+    symbols marked since it was stored).
 
 Degradation: no vectors → ``fts``; no FTS5 → ``keyword`` (``LIKE``); the answer names the ``mode``.
 """
@@ -137,9 +138,12 @@ _SEARCH_TABLES = (
         "CREATE TABLE IF NOT EXISTS search_marks ("
         " symbol_id INTEGER PRIMARY KEY REFERENCES symbols(id) ON DELETE CASCADE,"
         " file_oid TEXT NOT NULL,"
-        " text_hash TEXT NOT NULL)"
+        " text_hash TEXT NOT NULL,"
+        " epoch INTEGER NOT NULL)"  # the search_epoch that wrote the row: the stored matrix catches up from it
     ),
 )
+#: tables of earlier layouts of this module, dropped (and rebuilt) when found
+_OBSOLETE = ("search_symbols", "symbols_trigram", "search_matrix")
 #: names only (a module's is its dotted name): half the trigrams of qualified names; a dotted query
 #: identifier is matched by its last part, then checked against the qualified name
 _TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbol_names_trigram USING fts5(name, tokenize='trigram')"
@@ -420,8 +424,15 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
     sources = _Sources(repo)
     embedded = 0
     with store.atomic() as conn:
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(search_marks)")}
+        if columns and "epoch" not in columns:
+            conn.execute("DROP TABLE search_marks")
+            store.set_meta("search_marks", "-1")
+        for table in _OBSOLETE:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SEARCH_TABLES:
             conn.execute(statement)
+        epoch = int(store.get_meta("search_epoch") or "0") + 1  # this update's, if it changes anything
         trigram = store.has_fts and trigram_available()
         if trigram:
             conn.execute(_TRIGRAM_TABLE)
@@ -443,8 +454,8 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
         }
         hashes = {sid: text_hash(text) for sid, text in texts.items()}
         conn.executemany(
-            "INSERT OR REPLACE INTO search_marks(symbol_id, file_oid, text_hash) VALUES (?, ?, ?)",
-            [(sid, oids[sid], h) for sid, h in hashes.items()],
+            "INSERT OR REPLACE INTO search_marks(symbol_id, file_oid, text_hash, epoch) VALUES (?, ?, ?, ?)",
+            [(sid, oids[sid], h, epoch) for sid, h in hashes.items()],
         )
         changed_hashes = any(old_hashes.get(sid) not in (None, h) for sid, h in hashes.items())
         if trigram and stale:
@@ -456,12 +467,12 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
                     chunk,
                 )
         if embedder is not None:
-            embedded = _embed_missing(store, embedder, texts, hashes, sources, gc=deleted or changed_hashes)
+            embedded = _embed_missing(store, embedder, texts, hashes, sources, epoch, gc=deleted or changed_hashes)
         n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         store.set_meta("search_marks", str(n_marks))
         store.set_meta("search_synced", store.get_meta("updated_at") or "")
         if stale or embedded or deleted:
-            store.set_meta("search_epoch", str(int(store.get_meta("search_epoch") or "0") + 1))
+            store.set_meta("search_epoch", str(epoch))
     _FRESH[(str(store.path), embedder.model_id if embedder else None)] = _version(store.conn)
     return embedded
 
@@ -485,22 +496,39 @@ def _hashes(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
     }
 
 
+def _sweep(conn: sqlite3.Connection, model_id: str, changed: bool) -> None:
+    """Drop the vectors no mark uses any more, once they are a tenth of the marks (a sweep reads both tables)."""
+    if not changed:
+        return
+    n_vectors = conn.execute("SELECT count(*) FROM vectors WHERE model = ?", (model_id,)).fetchone()[0]
+    n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
+    if n_vectors > 1.1 * n_marks:
+        conn.execute(
+            "DELETE FROM vectors WHERE model = ? AND text_hash NOT IN (SELECT text_hash FROM search_marks)", (model_id,)
+        )
+
+
 def _embed_missing(
-    store: Store, embedder: Embedder, texts: dict[int, str], hashes: dict[int, str], sources: _Sources, *, gc: bool
+    store: Store,
+    embedder: Embedder,
+    texts: dict[int, str],
+    hashes: dict[int, str],
+    sources: _Sources,
+    epoch: int,
+    *,
+    gc: bool,
 ) -> int:
     """Embed every marked text without a vector of ``embedder``'s model; drop vectors nothing uses."""
     from .embed import text_hash, to_blob
 
     conn = store.conn
     previous = store.get_meta("embed_model")
-    if previous is not None and previous != embedder.model_id:
-        log.warning("the embedding model changed (%s -> %s): re-embedding every symbol", previous, embedder.model_id)
-    conn.execute("DELETE FROM vectors WHERE model != ?", (embedder.model_id,))
-    if gc:
-        conn.execute(
-            "DELETE FROM vectors WHERE model = ? AND text_hash NOT IN (SELECT text_hash FROM search_marks)",
-            (embedder.model_id,),
-        )
+    if previous != embedder.model_id:
+        if previous is not None:
+            log.warning(
+                "the embedding model changed (%s -> %s): re-embedding every symbol", previous, embedder.model_id
+            )
+        conn.execute("DELETE FROM vectors WHERE model != ?", (embedder.model_id,))
     todo = [
         r[0]
         for r in conn.execute(
@@ -510,6 +538,7 @@ def _embed_missing(
         )
     ]
     if not todo:
+        _sweep(conn, embedder.model_id, gc)
         store.set_meta("embed_model", embedder.model_id)
         return 0
     todo_texts = {sid: texts[sid] for sid in todo if sid in texts}
@@ -519,7 +548,7 @@ def _embed_missing(
         h = hashes.get(sid) or text_hash(text)
         by_hash.setdefault(h, text)
         if sid not in texts:  # recomputed (another model's first run): keep the mark in step with the text
-            conn.execute("UPDATE search_marks SET text_hash = ? WHERE symbol_id = ?", (h, sid))
+            conn.execute("UPDATE search_marks SET text_hash = ?, epoch = ? WHERE symbol_id = ?", (h, epoch, sid))
     todo_hashes = list(by_hash)
     if len(todo_hashes) > 2000:
         log.info("embedding %d symbol texts with the %s model", len(todo_hashes), embedder.name)
@@ -530,6 +559,7 @@ def _embed_missing(
             [(embedder.model_id, h, to_blob(v)) for h, v in zip(chunk, vectors, strict=True)],
         )
     store.set_meta("embed_model", embedder.model_id)
+    _sweep(conn, embedder.model_id, gc)
     return len(todo_hashes)
 
 
@@ -624,7 +654,7 @@ def keyword_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = Non
 
 @dataclass
 class _Vectors:
-    epoch: str
+    epoch: int
     ids: npt.NDArray[np.int64]  # ascending
     kinds: npt.NDArray[np.str_]
     tests: npt.NDArray[np.bool_]
@@ -662,71 +692,122 @@ _IS_TEST = (
     "(s.is_test OR f.is_test OR f.path LIKE 'tests/%' OR f.path LIKE 'test/%'"
     " OR f.path LIKE '%/tests/%' OR f.path LIKE '%/test/%')"
 )
-_MATRIX_FORMAT = "f32"
-#: the stored vectors as one row per model (float32), so that a new process reads one BLOB instead of a row
-#: per symbol and converts nothing
+_MATRIX_FORMAT = "f32/tests-by-path/1"
+#: the vectors of a model as one row (float32), so that a new process reads one BLOB instead of a row per
+#: symbol; ``epoch`` is the search_epoch it was built at: a later process applies the marks written since
 _MATRIX_TABLE = (
-    "CREATE TABLE IF NOT EXISTS search_matrix (model TEXT PRIMARY KEY, epoch TEXT NOT NULL, ids BLOB NOT NULL,"
-    " kinds TEXT NOT NULL, codes BLOB NOT NULL, tests BLOB NOT NULL, matrix BLOB NOT NULL)"
+    "CREATE TABLE IF NOT EXISTS vector_matrix (model TEXT PRIMARY KEY, format TEXT NOT NULL,"
+    " epoch INTEGER NOT NULL, ids BLOB NOT NULL, kinds TEXT NOT NULL, codes BLOB NOT NULL, tests BLOB NOT NULL,"
+    " matrix BLOB NOT NULL)"
 )
+#: when the rows changed since the stored matrix exceed this share, it is rebuilt and stored again
+_MATRIX_REBUILD_SHARE = 0.1
 
 
 def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
-    """The stored vectors of ``model_id`` as one matrix (cached per process until the search tables change)."""
+    """The stored vectors of ``model_id`` as one matrix (cached per process until the search tables change).
+
+    Read from the stored matrix plus the few symbols changed since it was stored; rebuilt and stored
+    again from the ``vectors`` table when much has changed.
+    """
     conn = store.conn
-    if not _has_table(conn, "search_marks"):
+    if not _has_table(conn, "search_marks") or store.get_meta("embed_model") != model_id:
         return None
-    epoch = f"{store.get_meta('search_epoch')}/{store.get_meta('embed_model')}/{_MATRIX_FORMAT}/tests-by-path"
+    epoch = int(store.get_meta("search_epoch") or "0")
     key = (str(store.path), model_id)
     with _CACHE_LOCK:
         cached = _VECTOR_CACHE.get(key)
         if cached is not None and cached.epoch == epoch:
             return cached
-    loaded = _read_matrix(conn, model_id, epoch, dim) or _build_matrix(store, model_id, epoch, dim)
+    stored = _read_matrix(conn, model_id, dim)
+    loaded = _catch_up(conn, stored, model_id, epoch, dim) if stored is not None else None
+    if loaded is None:
+        loaded = _build_matrix(store, model_id, epoch, dim)
     if loaded is not None:
         with _CACHE_LOCK:
             _VECTOR_CACHE[key] = loaded
     return loaded
 
 
-def _read_matrix(conn: sqlite3.Connection, model_id: str, epoch: str, dim: int) -> _Vectors | None:
-    if not _has_table(conn, "search_matrix"):
+def _read_matrix(conn: sqlite3.Connection, model_id: str, dim: int) -> _Vectors | None:
+    if not _has_table(conn, "vector_matrix"):
         return None
     # a 20 MB BLOB reads about 3x faster through a memory map than through SQLite's page cache
     mapped = int(conn.execute("PRAGMA mmap_size").fetchone()[0])
     conn.execute("PRAGMA mmap_size=1073741824")
     try:
         row = conn.execute(
-            "SELECT ids, kinds, codes, tests, matrix FROM search_matrix WHERE model = ? AND epoch = ?",
-            (model_id, epoch),
+            "SELECT epoch, ids, kinds, codes, tests, matrix FROM vector_matrix WHERE model = ? AND format = ?",
+            (model_id, _MATRIX_FORMAT),
         ).fetchone()
     finally:
         conn.execute(f"PRAGMA mmap_size={mapped}")
-    if row is None or len(row[4]) != len(row[0]) // 8 * dim * 4:
+    if row is None or len(row[5]) != len(row[1]) // 8 * dim * 4:
         return None
-    names = np.array(json.loads(row[1]))
+    names = np.array(json.loads(row[2]))
     return _Vectors(
-        epoch=epoch,
-        ids=np.frombuffer(row[0], dtype="<i8").astype(np.int64),
-        kinds=names[np.frombuffer(row[2], dtype=np.uint8)],
-        tests=np.frombuffer(row[3], dtype=np.bool_).copy(),
-        matrix=np.frombuffer(row[4], dtype="<f4").reshape(-1, dim),  # float32 as stored: no conversion
+        epoch=int(row[0]),
+        ids=np.frombuffer(row[1], dtype="<i8").astype(np.int64),
+        kinds=names[np.frombuffer(row[3], dtype=np.uint8)],
+        tests=np.frombuffer(row[4], dtype=np.bool_).copy(),
+        matrix=np.frombuffer(row[5], dtype="<f4").reshape(-1, dim),  # float32 as stored: no conversion
     )
 
 
-def _build_matrix(store: Store, model_id: str, epoch: str, dim: int) -> _Vectors | None:
+def _rows_since(conn: sqlite3.Connection, model_id: str, since: int) -> list[tuple[int, str, int, bytes]]:
+    """(symbol id, kind, test?, vector) of the symbols whose mark was written after ``since`` (all for -1)."""
+    return conn.execute(
+        f"SELECT m.symbol_id, s.kind, {_IS_TEST}, v.vector FROM search_marks m JOIN vectors v"
+        " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id"
+        " JOIN files f ON f.id = s.file_id WHERE m.epoch > ? ORDER BY m.symbol_id",
+        (model_id, since),
+    ).fetchall()
+
+
+def _catch_up(conn: sqlite3.Connection, stored: _Vectors, model_id: str, epoch: int, dim: int) -> _Vectors | None:
+    """The stored matrix with the symbols deleted or (re)marked since it was stored; None if too much changed."""
+    from .embed import from_blobs
+
+    if stored.epoch == epoch:
+        return stored
+    changed = _rows_since(conn, model_id, stored.epoch)
+    n_marks = int(conn.execute("SELECT count(*) FROM search_marks").fetchone()[0])
+    if not changed and n_marks == len(stored.ids):
+        return _Vectors(epoch, stored.ids, stored.kinds, stored.tests, stored.matrix)
+    if len(changed) > _MATRIX_REBUILD_SHARE * max(len(stored.ids), 1):
+        return None
+    new_ids = np.fromiter((r[0] for r in changed), dtype=np.int64, count=len(changed))
+    new_kinds = np.array([r[1] for r in changed] or [""])[: len(changed)]
+    new_tests = np.array([bool(r[2]) for r in changed], dtype=np.bool_)
+    new_rows = from_blobs((r[3] for r in changed), dim)
+    pos = np.searchsorted(stored.ids, new_ids)
+    found = pos < len(stored.ids)
+    found[found] = stored.ids[pos[found]] == new_ids[found]
+    if n_marks == len(stored.ids) and found.all() and new_kinds.dtype.itemsize <= stored.kinds.dtype.itemsize:
+        # the usual edit: the same symbols (ids survive a re-parse), a few new vectors: one copy
+        matrix, kinds, tests = stored.matrix.copy(), stored.kinds.copy(), stored.tests.copy()
+        matrix[pos], kinds[pos], tests[pos] = new_rows, new_kinds, new_tests
+        return _Vectors(epoch, stored.ids, kinds, tests, matrix)
+    current = np.array(conn.execute("SELECT symbol_id FROM search_marks").fetchall(), dtype=np.int64).reshape(-1)
+    keep = np.isin(stored.ids, current) & ~np.isin(stored.ids, new_ids)
+    ids = np.concatenate([stored.ids[keep], new_ids])
+    order = np.argsort(ids, kind="stable")
+    return _Vectors(
+        epoch=epoch,
+        ids=ids[order],
+        kinds=np.concatenate([stored.kinds[keep], new_kinds])[order],
+        tests=np.concatenate([stored.tests[keep], new_tests])[order],
+        matrix=np.concatenate([stored.matrix[keep], new_rows])[order],
+    )
+
+
+def _build_matrix(store: Store, model_id: str, epoch: int, dim: int) -> _Vectors | None:
     from .embed import from_blobs
 
     conn = store.conn
-    rows = conn.execute(
-        f"SELECT m.symbol_id, s.kind, {_IS_TEST}, v.vector FROM search_marks m JOIN vectors v"
-        " ON v.model = ? AND v.text_hash = m.text_hash JOIN symbols s ON s.id = m.symbol_id"
-        " JOIN files f ON f.id = s.file_id ORDER BY m.symbol_id",
-        (model_id,),
-    ).fetchall()
+    rows = _rows_since(conn, model_id, -1)
     if not rows:
         return None
-    blobs = [r[3] for r in rows]
     kinds = [r[1] for r in rows]
     names = sorted(set(kinds))
     code = {k: i for i, k in enumerate(names)}
@@ -735,16 +816,17 @@ def _build_matrix(store: Store, model_id: str, epoch: str, dim: int) -> _Vectors
         ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
         kinds=np.array(kinds),
         tests=np.fromiter((bool(r[2]) for r in rows), dtype=np.bool_, count=len(rows)),
-        matrix=from_blobs(blobs, dim),
+        matrix=from_blobs((r[3] for r in rows), dim),
     )
     try:
         with store.atomic():
             conn.execute(_MATRIX_TABLE)
             conn.execute(
-                "INSERT OR REPLACE INTO search_matrix(model, epoch, ids, kinds, codes, tests, matrix)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO vector_matrix(model, format, epoch, ids, kinds, codes, tests, matrix)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     model_id,
+                    _MATRIX_FORMAT,
                     epoch,
                     built.ids.astype("<i8").tobytes(),
                     json.dumps(names),

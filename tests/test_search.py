@@ -405,6 +405,38 @@ def test_an_unknown_schema_rebuild_drops_the_search_tables_cleanly(tmp_path: Pat
     store.close()
 
 
+def test_a_new_process_catches_up_on_symbols_changed_since_the_matrix_was_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = shop(tmp_path)
+    repo = Repo(root)
+    store = Store.open(tmp_path / "index.db")
+    update_index(store, repo, Source("worktree"))
+    S.update_search_index(store, repo)
+    S.search(store, "discount", repo=repo)  # stores the matrix
+    write(root, "shop/pricing.py", PRICING.replace("round_to_cents", "add_shipping_fee"))
+    (root / "shop" / "throttle.py").unlink()
+    update_index(store, repo, Source("worktree"))
+    S.update_search_index(store, repo)
+    monkeypatch.setattr(S, "_VECTOR_CACHE", {})  # as in a new process
+    monkeypatch.setattr(S, "_MATRIX_REBUILD_SHARE", 0.5)  # a small repository: a file is a big share
+
+    def no_rebuild(*args: object) -> None:
+        raise AssertionError("a few changed symbols should not rebuild the matrix")
+
+    monkeypatch.setattr(S, "_build_matrix", no_rebuild)
+    from crg_review.embed import load_embedder
+
+    model = load_embedder("fast")
+    vectors = S.load_vectors(store, model.model_id, model.dim)
+    assert vectors is not None
+    assert set(vectors.ids.tolist()) == {r[0] for r in store.conn.execute("SELECT id FROM symbols")}
+    assert list(vectors.ids) == sorted(vectors.ids)
+    found = S.search(store, "add shipping fee", repo=repo, mode="semantic").results
+    assert found[0].qualified_name == "add_shipping_fee"
+    store.close()
+
+
 # --- related code ----------------------------------------------------------------------------------
 
 
