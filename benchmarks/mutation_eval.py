@@ -124,6 +124,7 @@ class Mutant(NamedTuple):
     traced_callers: list[str]  # path::qualname
     depth1: list[str]  # impacted at depth 1, path::qualname
     reasons: dict[str, str]  # listed nodeid -> reason (graph, fixture, convention, ...)
+    depths: dict[str, int]  # listed nodeid -> edges between the test and the changed function
     suite_seconds: float
     crg_seconds: float
     timed_out: bool
@@ -419,6 +420,7 @@ def evaluate_mutant(
         traced_callers=sorted(callers.get(f"{fn.path}::{fn.qualname}", ())),
         depth1=depth1,
         reasons={t["nodeid"]: t["reason"] for t in review["tests"]},
+        depths={t["nodeid"]: t["depth"] for t in review["tests"]},
         suite_seconds=round(suite.seconds, 2),
         crg_seconds=round(crg_seconds, 2),
         timed_out=suite.timed_out,

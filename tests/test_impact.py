@@ -561,3 +561,39 @@ def test_a_function_called_at_import_time_selects_the_tests_that_import_its_modu
     # importing pkg.facade imports pkg.registry, whose body calls make()
     assert "tests/test_facade.py::test_show" in tests
     assert "tests/test_chain.py::test_api" not in tests
+
+
+def test_a_name_shared_with_a_builtin_method_is_not_followed_without_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/bar.py",
+        "def draw():\n    return 1\n\n\nclass Bar:\n    def update(self):\n        return draw()\n\n\n"
+        "def merge(a, b):\n    a.update(b)\n    return a\n\n\ndef tick(bar):\n    bar.update()\n    return Bar\n",
+    )
+    write(
+        repo,
+        "tests/test_merge.py",
+        "from pkg.bar import merge, tick\n\n\ndef test_merge():\n    assert merge({}, {})  == {}\n\n\n"
+        "def test_tick():\n    assert tick(None)\n",
+    )
+    commit(repo, "bar")
+    edit(repo, "pkg/bar.py", "    return 1\n", "    return 2\n")
+    # a.update(b) is a dict's; bar.update() sits in a function that names Bar
+    assert set(selected(review(capsys, repo))) == {"tests/test_merge.py::test_tick"}
+
+
+def test_tests_far_beyond_the_nearest_one_are_cut(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    chain = "def f0():\n    return 1\n" + "".join(f"\n\ndef f{i}():\n    return f{i - 1}()\n" for i in range(1, 10))
+    write(repo, "pkg/chain.py", chain)
+    write(
+        repo,
+        "tests/test_far.py",
+        "from pkg.chain import f0, f6, f7\n\n\ndef test_near():\n    assert f0()\n\n\n"
+        "def test_edge():\n    assert f6()\n\n\ndef test_far():\n    assert f7()\n",
+    )
+    commit(repo, "chain")
+    edit(repo, "pkg/chain.py", "    return 1\n", "    return 2\n")
+    # the nearest test is 1 edge away: 6 more are allowed
+    assert set(selected(review(capsys, repo))) == {"tests/test_far.py::test_near", "tests/test_far.py::test_edge"}
