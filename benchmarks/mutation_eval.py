@@ -2,7 +2,8 @@
 
 For each project (``NAME==VERSION`` of a PyPI sdist that ships its test suite):
 
-1. commit the sdist into a fresh git repo (``.cache/repos/NAME-VERSION-mutation``) and index it;
+1. commit the sdist into a fresh git repo (``.cache/repos/NAME-VERSION-mutation``, ``--tag`` names it)
+   and index it;
 2. run the project's suite once (its venv from trace_callgraph.py, the repo's source first on
    ``PYTHONPATH``) and keep the passing tests;
 3. for N sampled functions of the package source (fixed seed; not in test files; more than one
@@ -365,11 +366,11 @@ def traced_callers(trace: dict[str, Any]) -> dict[str, set[str]]:
     return out
 
 
-def setup_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, build_trace: bool) -> Project:
+def setup_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, build_trace: bool, tag: str) -> Project:
     name, version = spec.split("==")
     trace = load_trace(spec, build_trace)
-    repo = make_git_repo(fetch_sdist(name, version), CACHE_DIR / "repos" / f"{name}-{version}-mutation")
-    db = CACHE_DIR / "dbs" / f"{name}-{version}-mutation.sqlite"
+    repo = make_git_repo(fetch_sdist(name, version), CACHE_DIR / "repos" / f"{name}-{version}-{tag}")
+    db = CACHE_DIR / "dbs" / f"{name}-{version}-{tag}.sqlite"
     for side in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         side.unlink(missing_ok=True)
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -705,10 +706,10 @@ def print_misses(spec: str, mutants: Sequence[Mutant], limit: int) -> None:
 
 def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
-    project = setup_project(spec, crg_cmd, plugin_dir, args.build_trace)
+    project = setup_project(spec, crg_cmd, plugin_dir, args.build_trace, args.tag)
     functions = mutable_functions(project.repo)
     check_imports_from_repo(project, functions)
-    out = plugin_dir / f"{spec.replace('==', '-')}.jsonl"
+    out = plugin_dir / f"{spec.replace('==', '-')}-{args.tag}.jsonl"
     baseline = run_suite(project, out, args.timeout, args.pytest_args)
     passing = sum(1 for o in baseline.outcomes.values() if o == "passed")
     print(
@@ -752,6 +753,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pytest-args", type=shlex.split, default=[], help="extra pytest arguments, one string")
     parser.add_argument("--crg", help="crg-review command (default: this python -m crg_review)")
     parser.add_argument(
+        "--tag",
+        default="mutation",
+        help="names the scratch repo and database (default: %(default)s): runs with"
+        " different tags can run side by side",
+    )
+    parser.add_argument(
         "--build-trace", action="store_true", help="run trace_callgraph.py for a project that has no trace yet"
     )
     parser.add_argument(
@@ -766,7 +773,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     crg_cmd = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
     plugin_dir = CACHE_DIR / "mutation"
     plugin_dir.mkdir(parents=True, exist_ok=True)
-    (plugin_dir / "crg_mutation_outcomes.py").write_text(OUTCOME_PLUGIN, encoding="utf-8")
+    plugin = plugin_dir / "crg_mutation_outcomes.py"
+    if not plugin.exists() or plugin.read_text(encoding="utf-8") != OUTCOME_PLUGIN:  # another run may use it
+        plugin.write_text(OUTCOME_PLUGIN, encoding="utf-8")
     per_project = {spec: run_project(spec, crg_cmd, plugin_dir, args) for spec in args.projects}
     print()
     for spec, result in per_project.items():
