@@ -1069,7 +1069,9 @@ def hierarchy_dependents(
     """After bases were re-resolved: files whose member look-ups may walk through a class whose bases
     changed (or that lives in a changed file), i.e. the files of its subclasses and every file with an
     edge into those."""
-    roots = {(p, q) for p, q, _, _ in before ^ after}
+    # both ends: a subclass's look-ups walk new bases, and a base's dispatch reaches new subclasses
+    changed = before ^ after
+    roots = {(p, q) for p, q, _, _ in changed} | {(p, q) for _, _, p, q in changed}
     if not roots:
         return set()
     return _ids(conn, sorted(_dependent_paths(conn, _ids(conn, sorted({p for p, _ in roots})))))
