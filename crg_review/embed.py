@@ -1,10 +1,11 @@
-"""Embeddings: the text a symbol is embedded from, two local models behind one interface, the vectors table.
+"""Embeddings: the text a symbol is embedded from, two local models behind one interface, the vector codec.
 
 Two models, chosen by the ``embed_model`` setting (``--embed-model``):
 
 ``fast`` (default)
-    A static, model2vec-style table (token → vector, mean pooling) distilled from all-MiniLM-L6-v2 by
-    ``tools/build_static_model.py`` and shipped in ``crg_review/models/static/`` in the layout fastembed's
+    A static, model2vec-style table (token → vector, mean pooling) derived from all-MiniLM-L6-v2 and trained
+    on (docstring summary, code) pairs by ``tools/build_static_model.py``, shipped in
+    ``crg_review/models/static/`` in the layout fastembed's
     ``StaticTextEmbedding`` reads. It is computed here with numpy and ``tokenizers`` (the same arithmetic):
     importing fastembed alone takes 0.5-0.8 s (huggingface_hub, the image stack), more than a whole
     ``crg-review search`` may take. ``tests/test_embed.py`` checks that fastembed gives the same vectors.
