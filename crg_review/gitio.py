@@ -328,7 +328,7 @@ class Repo:
             path = Path(alternate) if os.path.isabs(alternate) else self.root / alternate
             if path.is_file():
                 index = pygit2.Index(str(path))
-                index._repo = self._repo  # what Repository.index does: diffs need the owning repository
+                index._repo = self._repo  # type: ignore[assignment]  # as Repository.index does: diffs need it
         index.read(False)
         if index.conflicts is not None:
             paths = sorted({next(e for e in sides if e is not None).path for sides in index.conflicts})

@@ -215,7 +215,8 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 receiver, name = one_line(text(caps["receiver"][0], source), 200), text(callee_node, source)
             else:
                 receiver, name = split_callee(text(callee_node, source))
-            arity, keywords = (None, ())
+            arity: int | None = None
+            keywords: tuple[str, ...] = ()
             if "args" in caps and call_args is not None:
                 arity, keywords = call_args(caps["args"][0], source)
             if name:

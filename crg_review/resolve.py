@@ -261,9 +261,9 @@ class Resolver:
             texts = [t for m in self.children(cls.id) for t in facts.get((m.id, "self." + var.split(".", 1)[1]), [])]
             return (scope, texts) if texts else None
         for s in self._scope_chain(scope):
-            texts = facts.get((s.id, var))
-            if texts:
-                return s, texts
+            found = facts.get((s.id, var))
+            if found:
+                return s, found
         return None
 
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
