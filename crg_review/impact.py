@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import CrgError
 from .languages import language_for_path
 from .model import MODULE_QUALNAME, Symbol
-from .review import ChangedSymbol, Finding, Impacted, RelatedTest, Review
+from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 
 if TYPE_CHECKING:
     from .gitio import Diff, DiffSpec, FileChange, Repo
@@ -1486,6 +1486,7 @@ def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap:
         base=diff.base_commit,
         head=diff.head_label,
     )
+    review.related = related_code_for(ws, review)
     review.head_commit = diff.head_commit  # staged and work-tree content has no blob URL
     review.web_url = repo.remote_web_url()
     review.stats["files"] = touched.files
@@ -1502,6 +1503,45 @@ def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap:
         "total": round(done - started, 4),
     }
     return review
+
+
+def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Related]:
+    """Code similar to the changed symbols that is neither their caller nor their callee ("may need the
+    same change"). Only when the index already has vectors (``crg-review search`` fills them): a review
+    never loads an embedding model on its own, so the pre-commit path stays fast."""
+    conn = ws.store.conn
+    if conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is None:
+        return []
+
+    def ids(rows: Iterable[tuple[str, str]]) -> list[int]:
+        out: list[int] = []
+        for path, qualname in rows:
+            row = conn.execute(
+                "SELECT s.id FROM symbols s JOIN files f ON f.id=s.file_id WHERE f.path=? AND s.qualname=?",
+                (path, qualname),
+            ).fetchone()
+            if row is not None:
+                out.append(int(row[0]))
+        return out
+
+    changed = ids((c.file, c.qualname) for c in review.changed if c.change != "removed" and c.kind != "module")
+    if not changed:
+        return []
+    from .search import related_code, update_search_index
+
+    try:
+        with ws.store.atomic():
+            update_search_index(ws.store, ws.repo, model=ws.config.embed_model)  # type: ignore[arg-type]
+        return related_code(
+            ws.store,
+            changed,
+            ids((i.file, i.qualname) for i in review.impacted),
+            limit,
+            model=ws.config.embed_model,
+        )
+    except CrgError as exc:
+        log.warning("related code left out: %s", exc)
+        return []
 
 
 def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str | None, head: str) -> Review:
