@@ -259,7 +259,7 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
     env = {**project.env, "CRG_MUTATION_OUT": str(out)}
     # a test module that no longer imports fails its own tests, not the whole session
     cmd = [str(project.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "crg_mutation_outcomes"]
-    cmd.append("--continue-on-collection-errors")
+    cmd += ["--continue-on-collection-errors", *own_config(project.repo, out.parent)]
     started = time.perf_counter()
     timed_out = False
     try:
@@ -275,22 +275,51 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
     except subprocess.TimeoutExpired:
         timed_out = True
     seconds = time.perf_counter() - started
-    prefix = ""
+    rootdir = project.repo
     outcomes: dict[str, str] = {}
     errors: list[str] = []
     rank = {"passed": 0, "skipped": 1, "failed": 2}
     for line in out.read_text(encoding="utf-8").splitlines() if out.exists() else []:
         record = json.loads(line)
         if "rootdir" in record:
-            rel = os.path.relpath(record["rootdir"], project.repo)
-            prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+            rootdir = Path(record["rootdir"])
         elif "collect_error" in record:
-            errors.append(prefix + record["collect_error"])
+            errors.append(repo_nodeid(record["collect_error"], rootdir, project.repo))
         else:
-            nodeid = prefix + record["nodeid"]
+            nodeid = repo_nodeid(record["nodeid"], rootdir, project.repo)
             old = outcomes.get(nodeid, "passed")
             outcomes[nodeid] = max(old, record["outcome"], key=rank.__getitem__)
     return Suite(outcomes, errors, seconds, timed_out)
+
+
+#: where pytest reads its settings from, and the section it looks for there
+PYTEST_CONFIGS = (
+    ("pytest.ini", ""),
+    (".pytest.ini", ""),
+    ("pyproject.toml", "[tool.pytest.ini_options]"),
+    ("tox.ini", "[pytest]"),
+    ("setup.cfg", "[tool:pytest]"),
+)
+
+
+def own_config(repo: Path, scratch: Path) -> list[str]:
+    """pytest arguments that keep a project without pytest settings from picking up those of a folder
+    above it (this repository's pyproject.toml, say): an empty ini file and the repo as rootdir."""
+    for name, section in PYTEST_CONFIGS:
+        path = repo / name
+        if path.is_file() and section in path.read_text(encoding="utf-8", errors="replace"):
+            return []
+    empty = scratch / "empty-pytest.ini"
+    if not empty.exists():
+        empty.write_text("[pytest]\n", encoding="utf-8")
+    return ["-c", str(empty), "--rootdir", str(repo)]
+
+
+def repo_nodeid(nodeid: str, rootdir: Path, repo: Path) -> str:
+    """A pytest node id (relative to its rootdir) made relative to the repository root."""
+    path, sep, rest = nodeid.partition("::")
+    rel = os.path.relpath(os.path.normpath(rootdir / path), repo).replace(os.sep, "/")
+    return f"{rel}{sep}{rest}"
 
 
 def check_imports_from_repo(project: Project, functions: Sequence[Function]) -> None:
@@ -390,6 +419,7 @@ def evaluate_mutant(
     callers: dict[str, set[str]],
     args: argparse.Namespace,
     out: Path,
+    timeout: float,
 ) -> Mutant:
     """Commit one mutant, ask crg-review, run the suite, revert."""
     mutate(project.repo, fn)
@@ -398,7 +428,7 @@ def evaluate_mutant(
         listed = crg(crg_cmd, ["tests", "HEAD~1..HEAD"], project).split()
         review = json.loads(crg(crg_cmd, ["diff", "HEAD~1..HEAD", "--format", "json"], project))
         crg_seconds = time.perf_counter() - started
-        suite = run_suite(project, out, args.timeout, args.pytest_args)
+        suite = run_suite(project, out, timeout, args.pytest_args)
     finally:
         git(project.repo, "reset", "--quiet", "--hard", "HEAD~1")
     passing = {t for t, o in baseline.outcomes.items() if o == "passed"}
@@ -710,7 +740,8 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
     functions = mutable_functions(project.repo)
     check_imports_from_repo(project, functions)
     out = plugin_dir / f"{spec.replace('==', '-')}-{args.tag}.jsonl"
-    baseline = run_suite(project, out, args.timeout, args.pytest_args)
+    baseline = run_suite(project, out, args.timeout or 3600, args.pytest_args)
+    timeout = args.timeout or max(60.0, 10 * baseline.seconds)
     passing = sum(1 for o in baseline.outcomes.values() if o == "passed")
     print(
         f"{spec}: {len(functions)} mutable functions; baseline {len(baseline.outcomes)} tests, {passing} passed,"
@@ -721,7 +752,7 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
     callers = traced_callers(project.trace)
     mutants: list[Mutant] = []
     for i, fn in enumerate(sample(functions, args.mutants, args.seed), 1):
-        m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out)
+        m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out, timeout)
         mutants.append(m)
         status = "timeout" if m.timed_out else f"{len(m.found)}/{len(m.failing)} failing found"
         print(
@@ -749,7 +780,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--mutants", type=int, default=40, help="functions mutated per project (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (default: %(default)s)")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds per suite run (default: %(default)s)")
+    parser.add_argument(
+        "--timeout", type=float, help="seconds per suite run (default: 60 s or 10 times the baseline run, if longer)"
+    )
     parser.add_argument("--pytest-args", type=shlex.split, default=[], help="extra pytest arguments, one string")
     parser.add_argument("--crg", help="crg-review command (default: this python -m crg_review)")
     parser.add_argument(
