@@ -24,7 +24,11 @@ its class or file). Figures, per project and overall:
   failing tests / tests collected averaged the same way: what a perfect selection would pick;
 - direct-caller recall: for each mutated function, its project callers in the traced call graph
   (trace_callgraph.py: direct ``edges``, tests excluded) that the diff lists in ``impacted`` at
-  depth 1, micro and macro over the functions that have traced callers.
+  depth 1, micro and macro over the functions that have traced callers; and the same (micro) for the
+  callers seen at an explicit call site only (``CALL``, ``CALL_FUNCTION_EX``): the trace names whoever
+  first iterates a generator as its caller, not the function that made it.
+
+``--rescore OUT.json`` recomputes the figures of a saved run (no suite runs, no crg-review).
 
 Then, for each failing test that was not listed, why (printed and in ``--json``): ``import-time``
 (the mutant breaks the import of test modules), ``test-unknown`` (no definition for the test id in
@@ -130,6 +134,7 @@ class Mutant(NamedTuple):
     crg_seconds: float
     timed_out: bool
     collect_errors: list[str]  # test modules the mutant broke at import (node ids)
+    traced_callers_explicit: tuple[str, ...] = ()  # those seen at an explicit call site (CALL, CALL_FUNCTION_EX)
 
 
 # --- the functions to mutate ---------------------------------------------------------------------
@@ -387,11 +392,18 @@ def load_trace(spec: str, build: bool) -> dict[str, Any]:
     return data
 
 
-def traced_callers(trace: dict[str, Any]) -> dict[str, set[str]]:
-    """callee path::qualname → its direct project callers (path::qualname), tests excluded."""
+#: call sites where the caller really calls the callee; a generator's body is entered from whoever first
+#: iterates it (FOR_ITER, cfunc:list...), which need not be the function that made the generator
+EXPLICIT_SITES = {"CALL", "CALL_FUNCTION_EX"}
+
+
+def traced_callers(trace: dict[str, Any], *, explicit: bool = False) -> dict[str, set[str]]:
+    """callee path::qualname → its direct project callers (path::qualname), tests excluded; with
+    ``explicit``, only those seen at an explicit call site."""
     out: dict[str, set[str]] = defaultdict(set)
-    for caller_path, caller, callee_path, callee in trace["edges"]:
-        out[f"{callee_path}::{callee}"].add(f"{caller_path}::{caller}")
+    for (caller_path, caller, callee_path, callee), sites in zip(trace["edges"], trace["edge_sites"]):
+        if not explicit or EXPLICIT_SITES.intersection(sites):
+            out[f"{callee_path}::{callee}"].add(f"{caller_path}::{caller}")
     return out
 
 
@@ -416,7 +428,7 @@ def evaluate_mutant(
     fn: Function,
     baseline: Suite,
     crg_cmd: Sequence[str],
-    callers: dict[str, set[str]],
+    callers: tuple[dict[str, set[str]], dict[str, set[str]]],
     args: argparse.Namespace,
     out: Path,
     timeout: float,
@@ -448,7 +460,7 @@ def evaluate_mutant(
         select_all=select_all,
         selected=selected,
         found=found,
-        traced_callers=sorted(callers.get(f"{fn.path}::{fn.qualname}", ())),
+        traced_callers=sorted(callers[0].get(f"{fn.path}::{fn.qualname}", ())),
         depth1=depth1,
         reasons={t["nodeid"]: t["reason"] for t in review["tests"]},
         depths={t["nodeid"]: t["depth"] for t in review["tests"]},
@@ -456,6 +468,7 @@ def evaluate_mutant(
         crg_seconds=round(crg_seconds, 2),
         timed_out=suite.timed_out,
         collect_errors=suite.collect_errors,
+        traced_callers_explicit=tuple(sorted(callers[1].get(f"{fn.path}::{fn.qualname}", ()))),
     )
 
 
@@ -619,6 +632,8 @@ def explain_project(project: Project, crg_cmd: Sequence[str], mutants: Sequence[
     causes: dict[str, int] = defaultdict(int)
     details: dict[tuple[str, str], list[str]] = defaultdict(list)
     for m in mutants:
+        if m.timed_out:
+            continue
         seen: set[str] = set()
         for t in m.failing:
             if t in m.found or collapse(t) in seen:
@@ -656,6 +671,8 @@ def figures(mutants: Sequence[tuple[Mutant, int]]) -> dict[str, Any]:
     with_callers = [m for m, _ in done if m.traced_callers]
     traced = sum(len(m.traced_callers) for m in with_callers)
     hit = sum(len(set(m.traced_callers) & set(m.depth1)) for m in with_callers)
+    explicit = sum(len(m.traced_callers_explicit) for m, _ in done)
+    explicit_hit = sum(len(set(m.traced_callers_explicit) & set(m.depth1)) for m, _ in done)
     return {
         "mutants": len(mutants),
         "timed_out": len(mutants) - len(done),
@@ -675,6 +692,9 @@ def figures(mutants: Sequence[tuple[Mutant, int]]) -> dict[str, Any]:
         "caller_recall_macro": _mean(
             len(set(m.traced_callers) & set(m.depth1)) / len(m.traced_callers) for m in with_callers
         ),
+        "traced_callers_explicit": explicit,
+        "callers_found_explicit": explicit_hit,
+        "caller_recall_explicit": _ratio(explicit_hit, explicit),
     }
 
 
@@ -701,6 +721,7 @@ COLUMNS = (
     ("failing share", "failing_share", _pct),
     ("caller recall (micro)", "caller_recall_micro", _pct),
     ("(macro)", "caller_recall_macro", _pct),
+    ("(explicit call sites)", "caller_recall_explicit", _pct),
 )
 
 
@@ -718,6 +739,9 @@ def print_table(rows: dict[str, dict[str, Any]]) -> None:
 def print_misses(spec: str, mutants: Sequence[Mutant], limit: int) -> None:
     """Mutants with failing tests crg-review did not list, and traced callers missing at depth 1."""
     for m in mutants:
+        if m.timed_out:
+            print(f"  {m.function.path}::{m.function.qualname}: the suite timed out (left out of the figures)")
+            continue
         missed = [t for t in m.failing if t not in m.found]
         lost = sorted(set(m.traced_callers) - set(m.depth1))
         if not missed and not lost:
@@ -749,7 +773,7 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
     )
     if baseline.timed_out or not passing:
         raise SystemExit(f"{spec}: the baseline suite did not run (timed out or nothing passed)")
-    callers = traced_callers(project.trace)
+    callers = (traced_callers(project.trace), traced_callers(project.trace, explicit=True))
     mutants: list[Mutant] = []
     for i, fn in enumerate(sample(functions, args.mutants, args.seed), 1):
         m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out, timeout)
@@ -798,11 +822,39 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--show", type=int, default=6, help="missed tests / callers shown per mutant (default: %(default)s)"
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write figures and every mutant as JSON")
+    parser.add_argument("--rescore", type=Path, metavar="OUT", help="only recompute the figures of a saved --json")
     return parser.parse_args(argv)
+
+
+def rescore(path: Path) -> dict[str, dict[str, Any]]:
+    """The per-project results of a saved ``--json`` run, with today's figures."""
+    saved = json.loads(path.read_text())
+    out: dict[str, dict[str, Any]] = {}
+    for spec, r in saved["projects"].items():
+        explicit = traced_callers(load_trace(spec, False), explicit=True)
+        mutants = []
+        for m in r["mutants_detail"]:
+            fn = Function(**m["function"])
+            fields = {**m, "function": fn, "depths": m.get("depths", {}), "collect_errors": m.get("collect_errors", [])}
+            fields["traced_callers_explicit"] = tuple(sorted(explicit.get(f"{fn.path}::{fn.qualname}", ())))
+            mutants.append(Mutant(**fields))
+        out[spec] = {
+            **r,
+            **figures([(m, r["total_tests"]) for m in mutants]),
+            "mutant_records": mutants,
+        }
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.rescore:
+        rescored = rescore(args.rescore)
+        rows = dict(rescored)
+        if len(rows) > 1:
+            rows["overall"] = figures([(m, r["total_tests"]) for r in rescored.values() for m in r["mutant_records"]])
+        print_table(rows)
+        return 0
     crg_cmd = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
     plugin_dir = CACHE_DIR / "mutation"
     plugin_dir.mkdir(parents=True, exist_ok=True)
