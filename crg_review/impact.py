@@ -6,8 +6,9 @@ then walk the graph backwards (``dst → src``) from the touched symbols:
 
 - ``impacted``: every dependant up to ``depth`` edges away, with the path back (``via``), the kind of the
   last edge and a confidence (product of the edge confidences along the path), ranked and capped;
-- ``tests``: test functions that reach a touched symbol at any depth (import edges of whole modules are
-  not followed: importing a module does not exercise its functions), plus fixtures, ``setUp`` and
+- ``tests``: test functions that reach a touched symbol, however deep, up to :data:`TEST_DEPTH_WINDOW` edges
+  beyond its nearest test (import edges of whole modules are not followed: importing a module does not
+  exercise its functions, unless module-level code calls the change), plus fixtures, ``setUp`` and
   naming conventions;
 - ``findings``: deterministic rules (:data:`RULES`).
 
