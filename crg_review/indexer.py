@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
-from .resolve import Resolver, affected_files, hierarchy_dependents, inherit_pairs
+from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, inherit_pairs
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def update_index(
         dependents: set[int] = set()
         changed_ids: set[int] = set()
         # inheritance edges of the files about to change vanish with them: remember them first
-        old_bases = inherit_pairs(conn, _changed_ids(conn, deleted + changed)) if not full else set()
+        old_bases = inherit_pairs(conn, file_ids(conn, deleted + changed)) if not full else set()
 
         def forget(path: str) -> None:
             delta = store.remove_file(path)
@@ -252,14 +252,6 @@ def _clear_edges(conn: sqlite3.Connection, file_ids: set[int]) -> None:
         ph = ",".join("?" * len(chunk))
         conn.execute(f"DELETE FROM edges WHERE file_id IN ({ph})", chunk)
         conn.execute(f"DELETE FROM unresolved WHERE file_id IN ({ph})", chunk)
-
-
-def _changed_ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
-    out: set[int] = set()
-    for i in range(0, len(paths), 500):
-        chunk = paths[i : i + 500]
-        out.update(r[0] for r in conn.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk))
-    return out
 
 
 def _read(repo: Repo, entry: Entry) -> bytes | None:

@@ -1074,10 +1074,11 @@ def hierarchy_dependents(
     roots = {(p, q) for p, q, _, _ in changed} | {(p, q) for _, _, p, q in changed}
     if not roots:
         return set()
-    return _ids(conn, sorted(_dependent_paths(conn, _ids(conn, sorted({p for p, _ in roots})))))
+    return file_ids(conn, sorted(_dependent_paths(conn, file_ids(conn, sorted({p for p, _ in roots})))))
 
 
-def _ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
+def file_ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
+    """Ids of the stored files at ``paths`` (those that exist)."""
     out: set[int] = set()
     for i in range(0, len(paths), 500):
         chunk = paths[i : i + 500]
