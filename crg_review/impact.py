@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import CrgError
 from .languages import language_for_path
-from .model import MODULE_QUALNAME, Symbol
+from .model import CLASS_KINDS, MODULE_QUALNAME, Symbol
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ RULES: dict[str, tuple[str, str, str]] = {
 
 _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 _FUNCTION_KINDS = frozenset(("function", "method"))
-_CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
+_CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
 _CONSTRUCTORS = frozenset(("__init__", "__new__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not

@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-__all__ = ["Symbol", "Reference", "Import", "Base", "ParseResult", "MODULE_QUALNAME", "SYMBOL_KINDS"]
+__all__ = ["Symbol", "Reference", "Import", "Base", "ParseResult", "MODULE_QUALNAME", "SYMBOL_KINDS", "CLASS_KINDS"]
+
+#: kinds of symbols that have members and bases
+CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
 
 #: qualname of the symbol that stands for a whole file (module / translation unit)
 MODULE_QUALNAME = "<module>"

@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .model import MODULE_QUALNAME
+from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
 __all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
@@ -32,7 +32,7 @@ MAX_CANDIDATES = 16
 
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
-_CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
+_CLASS_KINDS = CLASS_KINDS
 _PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
 _SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
@@ -997,7 +997,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             r[0]
             for r in conn.execute(
                 f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN "
-                "('class','struct','interface','trait','enum')"
+                f"({','.join(repr(k) for k in sorted(CLASS_KINDS))})"
             )
             if r[1] in names
         }

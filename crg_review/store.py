@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import IndexBuildError, LockedError
-from .model import MODULE_QUALNAME, ParseResult, Symbol
+from .model import CLASS_KINDS, MODULE_QUALNAME, ParseResult, Symbol
 
 __all__ = ["Store", "SCHEMA_VERSION", "name_tokens", "fts_quote"]
 
@@ -431,8 +431,8 @@ class Store:
         if import_changes:  # `from here import *` elsewhere now offers something else
             names.update(path_names(path))
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
-            names.update(str(r[3]) for r in old.values() if r[2] in ("class", "struct", "interface", "trait", "enum"))
-            names.update(s.name for s in parsed.symbols if s.kind in ("class", "struct", "interface", "trait", "enum"))
+            names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
+            names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
         if self.has_fts:
             self.conn.executemany(
                 "INSERT INTO symbols_fts(symbols_fts, rowid, name, qualname, signature, docstring)"
