@@ -5,7 +5,10 @@ and prints the medians and their difference. ``--framework`` goes through the pr
 (this repository's HEAD as hook repo, installed once into ``benchmarks/.cache/pre-commit-home``);
 otherwise through the plain git hook of ``crg-review install-hooks``.
 
-    python benchmarks/perf_hook.py [--framework] [--runs 5] [--project flask==3.0.3]
+``--with-vectors`` runs one ``crg-review search`` after the first commit, so the index holds vectors
+and every later review also brings them up to date (numpy, the stored matrix, the embedding table).
+
+    python benchmarks/perf_hook.py [--framework] [--with-vectors] [--runs 5] [--project flask==3.0.3]
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ def main() -> None:
     parser.add_argument("--file", default="src/flask/helpers.py", help="repo-relative file whose function changes")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--framework", action="store_true", help="through the pre-commit framework")
+    parser.add_argument("--with-vectors", action="store_true", help="fill the vectors (one search) before timing")
     args = parser.parse_args()
 
     name, version = args.project.split("==")
@@ -88,6 +92,10 @@ def main() -> None:
     _touch(repo, args.file, 0)
     first, output = _commit(repo, "first: builds the index", verify=True, env=env)
     print(f"{name} {version}: first commit through the hook (builds the index): {first:.2f}s")
+    if args.with_vectors:
+        started = time.perf_counter()
+        subprocess.run([str(CRG), "search", "send a file"], cwd=repo, env=env, check=True, capture_output=True)
+        print(f"vectors filled by one crg-review search: {time.perf_counter() - started:.2f}s")
     with_hook, without = [], []
     for i in range(1, args.runs + 1):
         _touch(repo, args.file, i)
