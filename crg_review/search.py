@@ -144,6 +144,9 @@ _SEARCH_TABLES = (
 )
 #: tables of earlier layouts of this module, dropped (and rebuilt) when found
 _OBSOLETE = ("search_symbols", "symbols_trigram", "search_matrix")
+#: the layout of the search tables, kept in meta: another value (an index written by an earlier
+#: crg-review) makes the next search update them, and the update migrates them
+SEARCH_LAYOUT = "3"
 #: names only (a module's is its dotted name): half the trigrams of qualified names; a dotted query
 #: identifier is matched by its last part, then checked against the qualified name
 _TRIGRAM_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS symbol_names_trigram USING fts5(name, tokenize='trigram')"
@@ -384,7 +387,7 @@ def needs_update(store: Store, model_id: str | None) -> bool:
     key = (str(store.path), model_id)
     if _FRESH.get(key) == _version(conn):
         return False
-    if not _has_table(conn, "search_marks"):
+    if not _has_table(conn, "search_marks") or store.get_meta("search_layout") != SEARCH_LAYOUT:
         return True
     n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
     if store.get_meta("search_marks") != str(n_marks) or (
@@ -471,6 +474,7 @@ def _update(store: Store, repo: Repo | None, embedder: Embedder | None) -> int:
         n_marks = conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
         store.set_meta("search_marks", str(n_marks))
         store.set_meta("search_synced", store.get_meta("updated_at") or "")
+        store.set_meta("search_layout", SEARCH_LAYOUT)
         if stale or embedded or deleted:
             store.set_meta("search_epoch", str(epoch))
     _FRESH[(str(store.path), embedder.model_id if embedder else None)] = _version(store.conn)
@@ -711,8 +715,12 @@ def load_vectors(store: Store, model_id: str, dim: int) -> _Vectors | None:
     again from the ``vectors`` table when much has changed.
     """
     conn = store.conn
-    if not _has_table(conn, "search_marks") or store.get_meta("embed_model") != model_id:
-        return None
+    if (
+        not _has_table(conn, "search_marks")
+        or store.get_meta("embed_model") != model_id
+        or store.get_meta("search_layout") != SEARCH_LAYOUT
+    ):
+        return None  # none yet, another model's, or an earlier layout (migrated by the next update)
     epoch = int(store.get_meta("search_epoch") or "0")
     key = (str(store.path), model_id)
     with _CACHE_LOCK:

@@ -405,6 +405,39 @@ def test_an_unknown_schema_rebuild_drops_the_search_tables_cleanly(tmp_path: Pat
     store.close()
 
 
+def test_search_tables_of_an_earlier_layout_are_migrated_not_read(tmp_path: Path) -> None:
+    """An index whose search tables an earlier crg-review wrote (marks without epochs, the old matrix
+    table, no layout key) is searched after one update, never read as if it were current."""
+    root = shop(tmp_path)
+    repo = Repo(root)
+    store = Store.open(tmp_path / "index.db")
+    update_index(store, repo, Source("worktree"))
+    S.update_search_index(store, repo)
+    conn = store.conn
+    with store.atomic():
+        conn.execute("CREATE TABLE old_marks AS SELECT symbol_id, file_oid, text_hash FROM search_marks")
+        conn.execute("DROP TABLE search_marks")
+        conn.execute("ALTER TABLE old_marks RENAME TO search_marks")
+        conn.execute("DROP TABLE IF EXISTS vector_matrix")
+        conn.execute("CREATE TABLE search_matrix (model TEXT PRIMARY KEY, epoch TEXT NOT NULL)")
+        conn.execute("DELETE FROM meta WHERE key = 'search_layout'")
+    store.close()
+    S._FRESH.clear()
+    S._VECTOR_CACHE.clear()
+    store = Store.open(tmp_path / "index.db")
+    assert S.needs_update(store, None)
+    from crg_review.embed import load_embedder
+
+    model = load_embedder("fast")
+    assert S.load_vectors(store, model.model_id, model.dim) is None
+    found = S.search(store, "apply a discount to a price", repo=repo)
+    assert found.mode == "hybrid"
+    assert found.results[0].qualified_name == "apply_discount"
+    assert not S._has_table(store.conn, "search_matrix")
+    assert "epoch" in {r[1] for r in store.conn.execute("PRAGMA table_info(search_marks)")}
+    store.close()
+
+
 def test_a_new_process_catches_up_on_symbols_changed_since_the_matrix_was_stored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
