@@ -178,12 +178,9 @@ def _callers(args: argparse.Namespace) -> int:
 
 
 def _row(x: Any) -> dict[str, Any]:
-    from dataclasses import asdict
+    from .review import record_json
 
-    d = asdict(x)
-    if "via" in d:
-        d["via"] = list(d["via"])
-    return d
+    return record_json(x)
 
 
 @cli.command("impact")
