@@ -1362,6 +1362,8 @@ def nodeid(path: str, qualname: str, language: str) -> str:
     """The pytest node id of a Python test (``tests/test_x.py::TestA::test_b``); the file for others."""
     if language != "python":
         return path
+    if "#" not in qualname:
+        return f"{path}::{qualname.replace('.', '::')}"
     parts = [p.split("#", 1)[0] for p in qualname.split(".")]
     return "::".join([path, *parts])
 
