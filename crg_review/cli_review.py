@@ -153,7 +153,7 @@ def _tests(args: argparse.Namespace) -> int:
         # pytest without ids runs the whole suite (its configured testpaths): exactly what is wanted
         print(f"crg-review: every test is selected: {review.select_all}", file=sys.stderr)
         return 0
-    ids = sorted({_runnable(t.nodeid, root) for t in review.tests if t.nodeid and "::" in t.nodeid})
+    ids = sorted(_runnable({t.nodeid for t in review.tests if t.nodeid and "::" in t.nodeid}, root))
     if not ids:
         if args.none_marker:
             print(args.none_marker)
@@ -162,16 +162,21 @@ def _tests(args: argparse.Namespace) -> int:
     return 0
 
 
-def _runnable(nodeid: str, root: Path) -> str:
-    """A node id relative to the current directory when that is inside the repository (pytest's view)."""
-    path, sep, rest = nodeid.partition("::")
+def _runnable(nodeids: set[str], root: Path) -> set[str]:
+    """Node ids relative to the current directory when that is inside the repository (pytest's view)."""
     cwd = Path.cwd().resolve()
     try:
         cwd.relative_to(root)
     except ValueError:
-        return nodeid
-    rel = os.path.relpath(root / path, cwd)
-    return f"{Path(rel).as_posix()}{sep}{rest}"
+        return nodeids
+    files: dict[str, str] = {}  # a test file's path from the current directory, once per file
+    out = set()
+    for nodeid in nodeids:
+        path, sep, rest = nodeid.partition("::")
+        if path not in files:
+            files[path] = Path(os.path.relpath(root / path, cwd)).as_posix()
+        out.add(f"{files[path]}{sep}{rest}")
+    return out
 
 
 @cli.command("callers")

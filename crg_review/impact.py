@@ -26,8 +26,9 @@ import posixpath
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
@@ -192,7 +193,9 @@ _NODE_SQL = (
     " FROM symbols s JOIN files f ON f.id = s.file_id"
 )
 _EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line"
-_node = Node._make
+# rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
+_node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
+_edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
 
 
 def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
@@ -220,6 +223,7 @@ class Graph:
         self._subclasses: dict[int, list[int]] = {}
         self._children: dict[int, list[Node]] = {}
         self._methods: dict[int, dict[str, list[Node]]] = {}  # class → method name → methods
+        self._names_above: dict[int, frozenset[str]] = {}  # class → method names of its bases
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
@@ -271,7 +275,7 @@ class Graph:
                 cache[i] = []
             for chunk in _chunks(want):
                 for e in map(
-                    EdgeIn._make,
+                    _edge,
                     self.conn.execute(
                         f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
                         " ORDER BY id",
@@ -454,11 +458,14 @@ class Graph:
         """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        classes = self._transitive(method.parent_id, "bases")
-        if not classes:
+        names = self._names_above.get(method.parent_id)
+        if names is None:  # the method names of every base class, to answer most methods without a loop
+            above = self._methods_of(self._transitive(method.parent_id, "bases"))
+            names = self._names_above[method.parent_id] = frozenset(n for by_name in above for n in by_name)
+        if method.name not in names:
             return []
         out: list[Node] = []
-        for by_name in self._methods_of(classes):
+        for by_name in self._methods_of(self._transitive(method.parent_id, "bases")):
             out.extend(by_name.get(method.name, ()))
         return out
 
@@ -1215,6 +1222,9 @@ def walk_tests(
                         _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
                     continue
                 if e.resolution == "name-match" and (demoted or e.confidence < floor):
+                    prev = state.get(e.src)
+                    if prev is not None and not bits & ~prev[2]:
+                        continue  # reached already for these changes: the check could add nothing
                     if not graph.uses_class_of(e.src, node):
                         continue
                 elif e.confidence < floor:
@@ -1255,7 +1265,9 @@ def _prefetch_receiver_checks(
         scopes = {
             e.src
             for e in (*graph.callers_of(node, incoming), *graph.constructed_via(node))
-            if e.resolution == "name-match" and (demoted or e.confidence < floor)
+            if e.resolution == "name-match"
+            and (demoted or e.confidence < floor)
+            and (e.src not in state or bits & ~state[e.src][2])
         }
         if scopes:
             checks[dst] = scopes
