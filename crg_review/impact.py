@@ -1188,6 +1188,8 @@ def walk_tests(
             edges += graph.constructed_via(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
+            if not edges:
+                continue
             missing = [e.src for e in edges if e.src not in cache]
             if missing:
                 graph.nodes(missing)
@@ -1260,11 +1262,18 @@ def _prefetch_receiver_checks(
         node = nodes.get(dst)
         if node is None or node.kind != "method" or not bits & window.open_at(state[dst][0] + 1):
             continue
+        edges: Sequence[EdgeIn] = incoming.get(dst, ())
+        if graph.aliases(node):
+            edges = graph.callers_of(node, incoming)
+        if node.name in _CONSTRUCTORS:
+            edges = [*edges, *graph.constructed_via(node)]
+        if not edges:
+            continue
         demoted = node.language == "python" and node.name in _BUILTIN_METHODS
         floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
         scopes = {
             e.src
-            for e in (*graph.callers_of(node, incoming), *graph.constructed_via(node))
+            for e in edges
             if e.resolution == "name-match"
             and (demoted or e.confidence < floor)
             and (e.src not in state or bits & ~state[e.src][2])
