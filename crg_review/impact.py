@@ -26,10 +26,10 @@ import posixpath
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
 from .languages import language_for_path
@@ -117,6 +117,7 @@ RULES: dict[str, tuple[str, str, str]] = {
 
 _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 _FUNCTION_KINDS = frozenset(("function", "method"))
+_RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
 _CONSTRUCTORS = frozenset(("__init__", "__new__"))
@@ -135,9 +136,8 @@ _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "
 # --- the graph -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Node:
-    """A symbol of the index with what the walks need."""
+class Node(NamedTuple):
+    """A symbol of the index with what the walks need (a tuple: one review can load tens of thousands)."""
 
     id: int
     file_id: int
@@ -149,19 +149,18 @@ class Node:
     start_line: int
     end_line: int
     parent_id: int | None
-    is_test: bool
-    in_test_file: bool
+    is_test: int  # 0 or 1, as stored
+    in_test_file: int
     decorators_json: str
     params_json: str
     signature: str
 
-    # decoded on first use: most nodes a walk passes are never asked
-    @cached_property
+    @property
     def decorators(self) -> tuple[str, ...]:
         """Decorator texts without ``@``."""
         return tuple(json.loads(self.decorators_json))
 
-    @cached_property
+    @property
     def params(self) -> tuple[str, ...]:
         """Parameter names as the parser records them (``x``, ``x=``, ``*args``, ``**kw``, ``*``, ``/``)."""
         return tuple(json.loads(self.params_json))
@@ -174,11 +173,10 @@ class Node:
     @property
     def runnable_test(self) -> bool:
         """A test a runner can select (a test function or method, or a JS/Ruby ``it`` block)."""
-        return self.is_test and self.kind in ("function", "method", "test")
+        return bool(self.is_test) and self.kind in _RUNNABLE_KINDS
 
 
-@dataclass(frozen=True)
-class EdgeIn:
+class EdgeIn(NamedTuple):
     """An edge seen from its destination."""
 
     src: int
@@ -194,26 +192,10 @@ _NODE_SQL = (
     " s.end_line, s.parent_id, s.is_test, f.is_test, s.decorators, s.params, s.signature"
     " FROM symbols s JOIN files f ON f.id = s.file_id"
 )
-
-
-def _node(row: Sequence[Any]) -> Node:
-    return Node(
-        id=row[0],
-        file_id=row[1],
-        path=row[2],
-        language=row[3],
-        qualname=row[4],
-        name=row[5],
-        kind=row[6],
-        start_line=row[7],
-        end_line=row[8],
-        parent_id=row[9],
-        is_test=bool(row[10]),
-        in_test_file=bool(row[11]),
-        decorators_json=row[12],
-        params_json=row[13],
-        signature=row[14],
-    )
+_EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line"
+# rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
+_node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
+_edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
 
 
 def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
@@ -221,34 +203,56 @@ def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
         yield items[i : i + size]
 
 
+def _in(ids: Sequence[Any]) -> str:
+    return ",".join("?" * len(ids))
+
+
 class Graph:
-    """Read-only, cached queries over the index's symbols and edges (batched: a walk asks per level)."""
+    """Read-only, cached queries over the index's symbols and edges.
+
+    A walk asks about a whole level at once (:meth:`prefetch`), so that each kind of fact costs one query per
+    level rather than one per node; the per-node methods answer from the caches and load what is missing.
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._nodes: dict[int, Node] = {}
+        self._absent: set[int] = set()
         self._incoming: dict[int, list[EdgeIn]] = {}
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] = {}
         self._children: dict[int, list[Node]] = {}
+        self._methods: dict[int, dict[str, list[Node]]] = {}  # class → method name → methods
+        self._names_above: dict[int, frozenset[str]] = {}  # class → method names of its bases
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
         self._families: dict[int, frozenset[int]] = {}
-        self._uses: dict[int, frozenset[int]] = {}
-        self._class_uses: dict[int, frozenset[int]] = {}
+        self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
+        self._fixture_reach: dict[int, frozenset[int]] = {}
+        self._family_edges: dict[int, dict[int, bool]] = {}  # class → scope → has an edge into its family
+        self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
+        self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
         self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+
+    # nodes and edges
 
     def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
         """Nodes by id (missing ids are left out)."""
         ids = list(ids)
-        want = sorted({i for i in ids if i not in self._nodes})
-        for chunk in _chunks(want):
-            ph = ",".join("?" * len(chunk))
-            for row in self.conn.execute(f"{_NODE_SQL} WHERE s.id IN ({ph})", list(chunk)):
-                self._nodes[row[0]] = _node(row)
-        return {i: self._nodes[i] for i in ids if i in self._nodes}
+        cache = self._nodes
+        want = {i for i in ids if i not in cache} - self._absent
+        if want:
+            self._load_nodes(want)
+        return {i: cache[i] for i in ids if i in cache}
+
+    def _load_nodes(self, want: set[int]) -> None:
+        cache = self._nodes
+        for chunk in _chunks(sorted(want)):
+            for n in map(_node, self.conn.execute(f"{_NODE_SQL} WHERE s.id IN ({_in(chunk)})", chunk)):
+                cache[n.id] = n
+        self._absent.update(i for i in want if i not in cache)
 
     def node(self, sid: int) -> Node:
         return self.nodes([sid])[sid]
@@ -264,45 +268,70 @@ class Graph:
     def incoming(self, ids: Iterable[int]) -> dict[int, list[EdgeIn]]:
         """Edges into each of ``ids`` (``src → id``), self-loops left out."""
         ids = list(ids)
-        want = sorted({i for i in ids if i not in self._incoming})
-        for i in want:
-            self._incoming[i] = []
-        for chunk in _chunks(want):
-            ph = ",".join("?" * len(chunk))
-            for src, dst, kind, conf, resolution, line in self.conn.execute(
-                f"SELECT src_id, dst_id, kind, confidence, resolution, line FROM edges WHERE dst_id IN ({ph})"
-                " ORDER BY id",
-                list(chunk),
-            ):
-                if src != dst:
-                    self._incoming[dst].append(EdgeIn(src, dst, kind, conf, resolution, line))
-        return {i: self._incoming[i] for i in ids}
+        cache = self._incoming
+        want = sorted({i for i in ids if i not in cache})
+        if want:
+            for i in want:
+                cache[i] = []
+            for chunk in _chunks(want):
+                for e in map(
+                    _edge,
+                    self.conn.execute(
+                        f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                        " ORDER BY id",
+                        chunk,
+                    ),
+                ):
+                    cache[e.dst].append(e)
+        return {i: cache[i] for i in ids}
+
+    # definitions of the same name
 
     def aliases(self, node: Node) -> list[int]:
         """Other definitions of the same qualname in the same file (``f``, ``f#2``: ``typing.overload``
         stubs, conditional definitions): the resolver binds calls to the first one only."""
         if node.kind not in _FUNCTION_KINDS:
             return []
-        if node.file_id not in self._aliases:
-            groups: dict[str, list[int]] = {}
-            numbered = self.conn.execute(
-                "SELECT id, qualname FROM symbols WHERE file_id=? AND instr(qualname, '#') > 0", (node.file_id,)
-            ).fetchall()
-            for sid, qualname in numbered:
-                groups.setdefault(qualname.split("#", 1)[0], []).append(sid)
-            for base, ids in groups.items():
-                row = self.conn.execute(
-                    "SELECT id FROM symbols WHERE file_id=? AND qualname=?", (node.file_id, base)
-                ).fetchone()
-                if row is not None:
-                    ids.insert(0, row[0])
-            self._aliases[node.file_id] = groups
-        group = self._aliases[node.file_id].get(node.qualname.split("#", 1)[0], [])
+        groups = self._aliases.get(node.file_id)
+        if groups is None:
+            self._load_aliases([node.file_id])
+            groups = self._aliases[node.file_id]
+        if not groups:
+            return []
+        group = groups.get(node.qualname.split("#", 1)[0], [])
         return [i for i in group if i != node.id]
+
+    def _load_aliases(self, file_ids: Iterable[int]) -> None:
+        want = sorted({f for f in file_ids if f not in self._aliases})
+        for f in want:
+            self._aliases[f] = {}
+        bases: set[str] = set()
+        for chunk in _chunks(want):
+            for sid, fid, qualname in self.conn.execute(
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)}) AND instr(qualname, '#') > 0"
+                " ORDER BY file_id, qualname, id",
+                chunk,
+            ):
+                base = qualname.split("#", 1)[0]
+                self._aliases[fid].setdefault(base, []).append(sid)
+                bases.add(base)
+        with_groups = [f for f in want if self._aliases[f]]
+        if not with_groups:
+            return
+        names = sorted(bases)
+        for chunk in _chunks(with_groups):
+            for sid, fid, qualname in self.conn.execute(
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)})"
+                f" AND qualname IN ({_in(names)})",
+                [*chunk, *names],
+            ):
+                group = self._aliases[fid].get(qualname)
+                if group is not None:
+                    group.insert(0, sid)
 
     def callers_of(self, node: Node, incoming: dict[int, list[EdgeIn]]) -> list[EdgeIn]:
         """Edges into ``node`` and into its aliases (as edges into ``node``)."""
-        edges = list(incoming.get(node.id, []))
+        edges = list(incoming.get(node.id, ()))
         others = self.aliases(node)
         if others:
             for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
@@ -310,55 +339,42 @@ class Graph:
                     edges.append(EdgeIn(e.src, node.id, e.kind, e.confidence, e.resolution, e.line))
         return edges
 
-    def outgoing(self, ids: Iterable[int], kinds: Sequence[str] | None = None) -> list[EdgeIn]:
-        """Edges out of ``ids``."""
-        out: list[EdgeIn] = []
-        idl = sorted(set(ids))
-        for chunk in _chunks(idl):
-            ph = ",".join("?" * len(chunk))
-            for src, dst, kind, conf, resolution, line in self.conn.execute(
-                f"SELECT src_id, dst_id, kind, confidence, resolution, line FROM edges WHERE src_id IN ({ph})"
-                " ORDER BY id",
-                list(chunk),
-            ):
-                if kinds is None or kind in kinds:
-                    out.append(EdgeIn(src, dst, kind, conf, resolution, line))
-        return out
+    # classes
 
     def bases(self, class_id: int) -> list[int]:
         """In-repo base classes (direct)."""
         if class_id not in self._bases:
-            self._bases[class_id] = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, id", (class_id,)
-                )
-            ]
+            self._load_inherit([class_id], "bases")
         return self._bases[class_id]
 
     def subclasses(self, class_id: int) -> list[int]:
         """In-repo direct subclasses."""
         if class_id not in self._subclasses:
-            self._subclasses[class_id] = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT src_id FROM edges WHERE dst_id=? AND kind='inherit' ORDER BY src_id", (class_id,)
-                )
-            ]
+            self._load_inherit([class_id], "subclasses")
         return self._subclasses[class_id]
 
-    def children(self, sid: int) -> list[Node]:
-        """Definitions directly inside a symbol."""
-        if sid not in self._children:
-            rows = self.conn.execute(f"{_NODE_SQL} WHERE s.parent_id=? ORDER BY s.start_line, s.id", (sid,)).fetchall()
-            self._children[sid] = [_node(r) for r in rows]
-            for n in self._children[sid]:
-                self._nodes.setdefault(n.id, n)
-        return self._children[sid]
+    def _load_inherit(self, ids: Iterable[int], which: str) -> None:
+        cache = self._bases if which == "bases" else self._subclasses
+        want = sorted({i for i in ids if i not in cache})
+        if not want:
+            return
+        for i in want:
+            cache[i] = []
+        sql = (
+            "SELECT src_id, dst_id FROM edges WHERE src_id IN ({}) AND kind='inherit' ORDER BY line, id"
+            if which == "bases"
+            else "SELECT dst_id, src_id FROM edges WHERE dst_id IN ({}) AND kind='inherit' ORDER BY src_id"
+        )
+        for chunk in _chunks(want):
+            for key, value in self.conn.execute(sql.format(_in(chunk)), chunk):
+                cache[key].append(value)
 
-    def _transitive(self, start: int, step: Any) -> list[int]:
-        key = (start, step.__name__)
+    def _transitive(self, start: int, which: str) -> list[int]:
+        """Transitive bases or subclasses, nearest first."""
+        key = (start, which)
         if key not in self._closure:
+            self.prefetch_closure([start], which)
+            step = (self._bases if which == "bases" else self._subclasses).__getitem__
             seen: dict[int, None] = {}  # ordered: nearest first
             queue = deque(step(start))
             while queue:
@@ -370,23 +386,102 @@ class Graph:
             self._closure[key] = list(seen)
         return self._closure[key]
 
+    def _subclasses_first(self, start: int, limit: int) -> list[int]:
+        """``_transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
+        hundreds of classes extend: the same breadth-first order, expanding a class only when the classes
+        already known do not make ``limit`` (a level of expansions is one query)."""
+        if (start, "subclasses") in self._closure:
+            return self._closure[(start, "subclasses")][:limit]
+        seen: dict[int, None] = {}
+        queue = deque(self.subclasses(start))
+        pending: list[int] = []  # found, not expanded yet: their subclasses come after everything queued
+        while len(seen) < limit:
+            if not queue:
+                if not pending:
+                    break
+                self._load_inherit(pending, "subclasses")
+                for c in pending:
+                    queue.extend(self._subclasses[c])
+                pending = []
+                continue
+            c = queue.popleft()
+            if c in seen or c == start:
+                continue
+            seen[c] = None
+            pending.append(c)
+        return list(seen)
+
+    def prefetch_closure(self, starts: Iterable[int], which: str) -> None:
+        """Load the transitive bases or subclasses of ``starts``: one query per level of the hierarchy."""
+        cache = self._bases if which == "bases" else self._subclasses
+        seen: set[int] = set()
+        frontier = set(starts)
+        while frontier:
+            self._load_inherit(frontier, which)
+            seen |= frontier
+            frontier = {c for f in frontier for c in cache[f]} - seen
+
+    def children(self, sid: int) -> list[Node]:
+        """Definitions directly inside a symbol."""
+        if sid not in self._children:
+            self._load_children([sid])
+        return self._children[sid]
+
+    def _load_children(self, ids: Iterable[int]) -> None:
+        want = sorted({i for i in ids if i not in self._children})
+        for i in want:
+            self._children[i] = []
+        for chunk in _chunks(want):
+            for n in map(
+                _node,
+                self.conn.execute(
+                    f"{_NODE_SQL} WHERE s.parent_id IN ({_in(chunk)}) ORDER BY s.start_line, s.id", chunk
+                ),
+            ):
+                self._children[n.parent_id].append(n)  # type: ignore[index]
+                self._nodes.setdefault(n.id, n)
+
+    def _methods_of(self, class_ids: Sequence[int]) -> list[dict[str, list[Node]]]:
+        """For each class, its methods by name (source order)."""
+        missing = [c for c in class_ids if c not in self._methods]
+        if missing:
+            self._load_children(missing)
+            for c in missing:
+                by_name: dict[str, list[Node]] = {}
+                for m in self._children[c]:
+                    if m.kind == "method":
+                        by_name.setdefault(m.name, []).append(m)
+                self._methods[c] = by_name
+        return [self._methods[c] for c in class_ids]
+
     def base_methods(self, method: Node) -> list[Node]:
         """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
+        names = self._names_above.get(method.parent_id)
+        if names is None:  # the method names of every base class, to answer most methods without a loop
+            above = self._methods_of(self._transitive(method.parent_id, "bases"))
+            names = self._names_above[method.parent_id] = frozenset(n for by_name in above for n in by_name)
+        if method.name not in names:
+            return []
         out: list[Node] = []
-        for cls in self._transitive(method.parent_id, self.bases):
-            out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
+        for by_name in self._methods_of(self._transitive(method.parent_id, "bases")):
+            out.extend(by_name.get(method.name, ()))
         return out
 
     def overriding_methods(self, method: Node) -> list[Node]:
         """Same-name methods of the (transitive) subclasses."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
+        classes = self._transitive(method.parent_id, "subclasses")
+        if not classes:
+            return []
         out: list[Node] = []
-        for cls in self._transitive(method.parent_id, self.subclasses):
-            out.extend(c for c in self.children(cls) if c.name == method.name and c.kind == "method")
+        for by_name in self._methods_of(classes):
+            out.extend(by_name.get(method.name, ()))
         return out
+
+    # what scopes use: the receiver guess
 
     def receiver_guesses(self, method: Node) -> list[EdgeIn]:
         """Scopes that call ``x.<name>()`` on an unknown receiver and also use the method's class (or a
@@ -402,83 +497,162 @@ class Graph:
             return frozenset()
         if method.parent_id not in self._families:
             # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
-            classes = [
-                method.parent_id,
-                *self._transitive(method.parent_id, self.subclasses)[:RECEIVER_GUESS_MAX_CLASSES],
-            ]
+            classes = [method.parent_id, *self._subclasses_first(method.parent_id, RECEIVER_GUESS_MAX_CLASSES)]
+            self._load_children(classes)
             ids = set(classes)
             for cls in classes:
-                ids.update(c.id for c in self.children(cls) if c.name == "__init__")
+                ids.update(c.id for c in self._children[cls] if c.name == "__init__")
             self._families[method.parent_id] = frozenset(ids)
         return self._families[method.parent_id]
 
-    def uses(self, scopes: Iterable[int]) -> dict[int, frozenset[int]]:
-        """What each scope has edges to, the uses of the fixtures it takes included (fixtures of fixtures
-        too: a test gets its objects from its fixtures), and the classes that the functions it calls
-        construct (factories)."""
-        scopes = list(scopes)
-        direct: dict[int, set[int]] = {}
-        fixtures: dict[int, set[int]] = {}
-        callees: dict[int, set[int]] = {}
-        frontier = {s for s in scopes if s not in self._uses}
-        while frontier:  # one query per level of the fixture closure
-            for s in frontier:
-                direct[s], fixtures[s] = set(), set()
-            for e in self.outgoing(frontier):
-                direct[e.src].add(e.dst)
-                if e.kind == "fixture":
-                    fixtures[e.src].add(e.dst)
-                elif e.kind == "call" and e.confidence >= FACTORY_MIN_CONFIDENCE:
-                    callees.setdefault(e.dst, set()).add(e.src)
-            frontier = {f for s in frontier for f in fixtures[s]} - direct.keys() - self._uses.keys()
-        # one hop into the functions a scope calls: those that construct a class likely return it
-        # (``bar = progressbar(...)`` builds a ProgressBar)
-        made = [e for e in self.outgoing(callees) if e.kind == "call" and e.confidence >= FACTORY_MIN_CONFIDENCE]
-        made_nodes = self.nodes({e.dst for e in made})
-        for e in made:
-            n = made_nodes.get(e.dst)
-            if n is not None and (n.kind in _CLASS_KINDS or n.name in _CONSTRUCTORS):
-                for s in callees[e.src]:
-                    direct[s].add(e.dst)
+    def _load_fixtures(self, scopes: Iterable[int]) -> None:
+        """The fixtures each scope takes (its ``fixture`` edges), fixtures of fixtures included."""
+        frontier = {s for s in scopes if s not in self._fixtures}
+        while frontier:  # one query per level
+            want = sorted(frontier)
+            for s in want:
+                self._fixtures[s] = []
+            for chunk in _chunks(want, 900):
+                for src, dst in self.conn.execute(
+                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='fixture'", chunk
+                ):
+                    self._fixtures[src].append(dst)
+            frontier = {f for s in want for f in self._fixtures[s] if f not in self._fixtures}
 
-        def total(s: int, seen: frozenset[int]) -> set[int]:
-            if s in self._uses:
-                return set(self._uses[s])
-            found = set(direct[s])
-            for f in fixtures[s] - seen:  # pytest refuses fixture cycles; stop at one anyway
-                found |= total(f, seen | {s})
-            return found
+    def _with_fixtures(self, scope: int) -> frozenset[int]:
+        """The scope and every fixture it takes, directly or through other fixtures."""
+        found = self._fixture_reach.get(scope)
+        if found is None:
+            self._load_fixtures([scope])
+            seen = {scope}
+            todo = [scope]
+            while todo:  # pytest refuses fixture cycles; stop at one anyway
+                for f in self._fixtures[todo.pop()]:
+                    if f not in seen:
+                        seen.add(f)
+                        todo.append(f)
+            found = self._fixture_reach[scope] = frozenset(seen)
+        return found
 
-        for s in direct:
-            self._uses[s] = frozenset(total(s, frozenset((s,))))
-        return {s: self._uses[s] for s in scopes}
+    def family_users(self, method: Node, scopes: Iterable[int]) -> set[int]:
+        """The scopes that build or name the method's class or a subclass (:meth:`class_family`): an edge
+        to one, or a call of a function that calls one that is a class or a constructor (factories: ``bar =
+        progressbar(...)`` builds a ProgressBar), from the scope itself or from a fixture it takes (fixtures
+        of fixtures too: a test gets its objects from its fixtures)."""
+        family = self.class_family(method)
+        if not family:
+            return set()
+        answers = self._family_users.setdefault(method.parent_id, {})  # type: ignore[arg-type]
+        scopes = set(scopes)
+        new = [s for s in scopes if s not in answers]
+        if new:
+            self._load_fixtures(new)
+            reach = {s: self._with_fixtures(s) for s in new}
+            known = self._family_edges.setdefault(method.parent_id, {})  # type: ignore[arg-type]
+            todo = sorted({x for xs in reach.values() for x in xs if x not in known})
+            if todo:
+                hit = self._family_edges_from(family, todo)
+                for x in todo:
+                    known[x] = x in hit
+            for s, xs in reach.items():
+                answers[s] = any(known[x] for x in xs)
+        return {s for s in scopes if answers[s]}
+
+    def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int]) -> set[int]:
+        """The scopes with an edge to a member of ``family``, or a call (confidence at least
+        :data:`FACTORY_MIN_CONFIDENCE`) of a function with such a call of a member that is a class or a
+        constructor. The database does the filtering: the edges themselves are never loaded."""
+        members = sorted(family)
+        nodes = self.nodes(members)
+        made = [m for m in members if m in nodes and (nodes[m].kind in _CLASS_KINDS or nodes[m].name in _CONSTRUCTORS)]
+        hit: set[int] = set()
+        for chunk in _chunks(scopes):
+            hit.update(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT src_id FROM edges WHERE src_id IN ({_in(chunk)}) AND dst_id IN ({_in(members)})",
+                    [*chunk, *members],
+                )
+            )
+            if made:
+                hit.update(
+                    r[0]
+                    for r in self.conn.execute(
+                        "SELECT DISTINCT e1.src_id FROM edges e2 JOIN edges e1 ON e1.dst_id = e2.src_id"
+                        f" WHERE e2.dst_id IN ({_in(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
+                        f" AND e1.kind = 'call' AND e1.confidence >= ? AND e1.src_id IN ({_in(chunk)})",
+                        [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *chunk],
+                    )
+                )
+        return hit
 
     def uses_class_of(self, scope: int, method: Node) -> bool:
         """Whether ``scope`` (or a fixture it takes, or, for a method, its class) builds or names the
         method's class or a subclass: an ``x.<name>()`` there whose receiver the resolver could not
         type is then likely this method."""
-        family = self.class_family(method)
-        if not family:
+        if not self.class_family(method):
             return False
-        if not family.isdisjoint(self.uses([scope])[scope]):
+        known = self._family_users.get(method.parent_id)  # type: ignore[arg-type]
+        if known is not None and known.get(scope):
+            return True
+        if (known is None or scope not in known) and self.family_users(method, [scope]):
             return True
         node = self.nodes([scope]).get(scope)
         if node is None or node.kind != "method" or node.parent_id is None:
             return False
-        return not family.isdisjoint(self.class_uses(node.parent_id))
+        return self._class_uses_family(node.parent_id, method)
 
-    def class_uses(self, class_id: int) -> frozenset[int]:
-        """What a class body and its own methods have edges to (``signer = Signer`` in the body tells
-        what ``signer.unsign()`` in a method means)."""
-        if class_id not in self._class_uses:
+    def _class_uses_family(self, class_id: int, method: Node) -> bool:
+        """Whether a class body or one of its own methods builds or names the method's class (``signer =
+        Signer`` in the body tells what ``signer.unsign()`` in a method means)."""
+        key = (class_id, method.parent_id or 0)
+        if key not in self._class_family:
             members = [class_id, *(c.id for c in self.children(class_id) if c.kind in _FUNCTION_KINDS)]
-            self._class_uses[class_id] = frozenset().union(*self.uses(members).values())
-        return self._class_uses[class_id]
+            self._class_family[key] = bool(self.family_users(method, members))
+        return self._class_family[key]
+
+    def prefetch_receiver_checks(self, checks: dict[int, set[int]]) -> None:
+        """Answer, in a few queries, what :meth:`uses_class_of` will be asked for ``{method id: scopes}``."""
+        methods = self.nodes(checks)
+        self._load_inherit(
+            {
+                m.parent_id
+                for m in methods.values()
+                if m.kind == "method" and m.parent_id is not None and m.parent_id not in self._families
+            },
+            "subclasses",
+        )
+        scope_nodes = self.nodes({s for ss in checks.values() for s in ss})
+        self._load_fixtures(scope_nodes)
+        by_family: dict[int, tuple[Node, set[int]]] = {}
+        for mid, scopes in checks.items():
+            method = methods.get(mid)
+            if method is not None and self.class_family(method):
+                by_family.setdefault(method.parent_id, (method, set()))[1].update(scopes)  # type: ignore[arg-type]
+        for method, scopes in by_family.values():
+            users = self.family_users(method, scopes)
+            classes = set()
+            for s in scopes - users:
+                n = scope_nodes.get(s)
+                if (
+                    n is not None
+                    and n.kind == "method"
+                    and n.parent_id is not None
+                    and (n.parent_id, method.parent_id or 0) not in self._class_family
+                ):
+                    classes.add(n.parent_id)
+            if classes:
+                self._load_children(classes)
+                members = {
+                    c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in sorted(classes)
+                }
+                users = self.family_users(method, [i for ids in members.values() for i in ids])
+                for c, ids in members.items():
+                    self._class_family[(c, method.parent_id or 0)] = any(i in users for i in ids)
 
     def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        class_ids = self.class_family(method)
         (count,) = self.conn.execute(
             "SELECT count(*) FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''", (method.name,)
         ).fetchone()
@@ -493,12 +667,14 @@ class Graph:
                 sites.setdefault(scope, line)
         if not sites:
             return []
-        users = {s for s, used in self.uses(sites).items() if not class_ids.isdisjoint(used)}
+        users = self.family_users(method, sites)
         return [
             EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
             for s in sorted(users)
             if s != method.id
         ]
+
+    # modules
 
     def module_symbol(self, file_id: int) -> int | None:
         """The module symbol of a file."""
@@ -543,13 +719,14 @@ class Graph:
             )
         return out
 
+    # tests
+
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
         """Runnable tests of the given files."""
         out: list[Node] = []
         for chunk in _chunks(sorted(set(paths))):
-            ph = ",".join("?" * len(chunk))
             rows = self.conn.execute(
-                f"{_NODE_SQL} WHERE f.path IN ({ph}) AND s.is_test = 1 ORDER BY f.path, s.start_line", list(chunk)
+                f"{_NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test = 1 ORDER BY f.path, s.start_line", chunk
             ).fetchall()
             out.extend(n for n in map(_node, rows) if n.runnable_test)
         return out
@@ -570,10 +747,15 @@ class Graph:
         """(subclass, qualname) for a test method that test subclasses inherit without overriding it."""
         if test.kind != "method" or test.parent_id is None:
             return []
+        subclasses = self._transitive(test.parent_id, "subclasses")
+        if not subclasses:
+            return []
+        classes = self.nodes(subclasses)
+        self._load_children(subclasses)
         out: list[tuple[Node, str]] = []
-        for cls_id in self._transitive(test.parent_id, self.subclasses):
-            cls = self.node(cls_id)
-            if cls.is_test and not any(c.name == test.name for c in self.children(cls_id)):
+        for cls_id in subclasses:
+            cls = classes[cls_id]
+            if cls.is_test and not any(c.name == test.name for c in self._children[cls_id]):
                 out.append((cls, f"{cls.qualname}.{test.name}"))
         return out
 
@@ -595,6 +777,38 @@ class Graph:
                     found.append((ipath, fid, bound))
             self._class_imports[key] = sorted(found)
         return self._class_imports[key]
+
+    # a level of a walk at once
+
+    def prefetch(self, nodes: Iterable[Node], *, subclasses_of_tests: bool = False) -> None:
+        """Load what the per-node questions of a walk level ask about ``nodes``: aliases of functions, the
+        base classes of methods and their methods (dispatch); with ``subclasses_of_tests``, the test classes
+        that inherit test methods."""
+        files: set[int] = set()
+        classes: set[int] = set()
+        test_classes: set[int] = set()
+        for n in nodes:
+            if n.kind in _FUNCTION_KINDS:
+                if n.file_id not in self._aliases:
+                    files.add(n.file_id)
+                if n.kind == "method" and n.parent_id is not None:
+                    if not n.name.startswith("__"):
+                        classes.add(n.parent_id)
+                    if subclasses_of_tests and n.is_test:
+                        test_classes.add(n.parent_id)
+        if files:
+            self._load_aliases(files)
+        todo = [c for c in classes if (c, "bases") not in self._closure]
+        if todo:
+            self.prefetch_closure(todo, "bases")
+            ancestors = {a for c in todo for a in self._transitive(c, "bases")}
+            self._methods_of(sorted(ancestors))
+        todo = [c for c in test_classes if (c, "subclasses") not in self._closure]
+        if todo:
+            self.prefetch_closure(todo, "subclasses")
+            below = sorted({s for c in todo for s in self._transitive(c, "subclasses")})
+            self.nodes(below)
+            self._load_children(below)
 
 
 # --- touched symbols -----------------------------------------------------------------------------
@@ -841,6 +1055,8 @@ def walk_dependants(
             nxt.update({k: v for k, v in (seeds or {}).items() if k not in reach})
         nodes = graph.nodes(level)
         incoming = graph.incoming(level)
+        graph.nodes({e.src for edges in incoming.values() for e in edges})
+        graph.prefetch(nodes.values())
         for dst, r in sorted(level.items()):
             dst_node = nodes.get(dst)
             if dst_node is None:
@@ -930,10 +1146,13 @@ def walk_tests(
     start_set = set(starts)
     executed: set[int] = set()  # modules whose body runs a changed symbol: importing them runs it
     window = _DepthWindow()
+    cache = graph._nodes  # every node the loop below asks about is loaded a level ahead
     while queue:
         nodes = graph.nodes(queue)
         incoming = graph.incoming(queue)
         graph.nodes({e.src for edges in incoming.values() for e in edges})  # one query for the level
+        graph.prefetch(nodes.values(), subclasses_of_tests=True)
+        _prefetch_receiver_checks(graph, queue, nodes, incoming, state, window, start_set)
         nxt: dict[int, int] = {}
         for dst, bits in sorted(queue.items()):
             node = nodes.get(dst)
@@ -969,21 +1188,18 @@ def walk_tests(
             edges += graph.constructed_via(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
-            src_nodes = graph.nodes(e.src for e in edges)
+            if not edges:
+                continue
+            missing = [e.src for e in edges if e.src not in cache]
+            if missing:
+                graph.nodes(missing)
             # x.m() matched by name: weak among many candidates, or when m is also a method of a built-in
             # type (x.update() is more often a dict's); followed when the scope (or its fixtures, or its
             # class) makes or names m's class, as in ``def test(runner): runner.invoke(...)``
             demoted = node.kind == "method" and node.language == "python" and node.name in _BUILTIN_METHODS
             floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
-            checked = [
-                e.src
-                for e in edges
-                if e.resolution == "name-match" and (demoted or e.confidence < floor) and node.kind == "method"
-            ]
-            if checked:
-                graph.uses(checked)  # one query for the edges the receiver check below asks about
             for e in edges:
-                src = src_nodes.get(e.src)
+                src = cache.get(e.src)
                 if src is None:
                     continue
                 runs_on_import = src.kind == "module" and (
@@ -1008,6 +1224,9 @@ def walk_tests(
                         _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
                     continue
                 if e.resolution == "name-match" and (demoted or e.confidence < floor):
+                    prev = state.get(e.src)
+                    if prev is not None and not bits & ~prev[2]:
+                        continue  # reached already for these changes: the check could add nothing
                     if not graph.uses_class_of(e.src, node):
                         continue
                 elif e.confidence < floor:
@@ -1025,6 +1244,44 @@ def walk_tests(
                     nxt[e.src] = nxt.get(e.src, 0) | added
         queue = nxt
     return hits
+
+
+def _prefetch_receiver_checks(
+    graph: Graph,
+    queue: dict[int, int],
+    nodes: dict[int, Node],
+    incoming: dict[int, list[EdgeIn]],
+    state: dict[int, tuple[int, str, int]],
+    window: _DepthWindow,
+    start_set: set[int],
+) -> None:
+    """Load in a few queries what the receiver checks of a level of :func:`walk_tests` ask (a superset:
+    the window only closes further while the level runs)."""
+    checks: dict[int, set[int]] = {}
+    for dst, bits in queue.items():
+        node = nodes.get(dst)
+        if node is None or node.kind != "method" or not bits & window.open_at(state[dst][0] + 1):
+            continue
+        edges: Sequence[EdgeIn] = incoming.get(dst, ())
+        if graph.aliases(node):
+            edges = graph.callers_of(node, incoming)
+        if node.name in _CONSTRUCTORS:
+            edges = [*edges, *graph.constructed_via(node)]
+        if not edges:
+            continue
+        demoted = node.language == "python" and node.name in _BUILTIN_METHODS
+        floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
+        scopes = {
+            e.src
+            for e in edges
+            if e.resolution == "name-match"
+            and (demoted or e.confidence < floor)
+            and (e.src not in state or bits & ~state[e.src][2])
+        }
+        if scopes:
+            checks[dst] = scopes
+    if checks:
+        graph.prefetch_receiver_checks(checks)
 
 
 class _DepthWindow:
@@ -1082,12 +1339,14 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
         for path, file_id, bound in graph.test_class_imports(h.node.path, class_name):
             key = f"{path}::{bound}.{rest}"
             if key not in hits:
-                node = replace(h.node, path=path, file_id=file_id)
+                node = h.node._replace(path=path, file_id=file_id)
                 _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
                 todo.append(hits[key])
 
 
 def _is_autouse(node: Node) -> bool:
+    if "fixture" not in node.decorators_json:  # most nodes: no need to decode
+        return False
     return node.kind in _FUNCTION_KINDS and any(
         d.split("(", 1)[0].endswith("fixture") and "autouse=True" in d.replace(" ", "") for d in node.decorators
     )
@@ -1124,6 +1383,8 @@ def nodeid(path: str, qualname: str, language: str) -> str:
     """The pytest node id of a Python test (``tests/test_x.py::TestA::test_b``); the file for others."""
     if language != "python":
         return path
+    if "#" not in qualname:
+        return f"{path}::{qualname.replace('.', '::')}"
     parts = [p.split("#", 1)[0] for p in qualname.split(".")]
     return "::".join([path, *parts])
 

@@ -597,3 +597,140 @@ def test_tests_far_beyond_the_nearest_one_are_cut(tmp_path: Path, capsys: Any) -
     edit(repo, "pkg/chain.py", "    return 1\n", "    return 2\n")
     # the nearest test is 1 edge away: 6 more are allowed
     assert set(selected(review(capsys, repo))) == {"tests/test_far.py::test_near", "tests/test_far.py::test_edge"}
+
+
+# --- the batched graph answers as the node-by-node one would ------------------------------------
+
+HIERARCHY = """\
+class Base:
+    def run(self):
+        return 1
+
+    def stop(self):
+        return 0
+
+
+class A(Base):
+    def run(self):
+        return 2
+
+
+class B(Base):
+    pass
+
+
+class C(A, B):
+    def stop(self):
+        return 3
+
+
+class D(C):
+    pass
+
+
+class E(B):
+    def run(self):
+        return self.stop()
+
+
+def make():
+    return E()
+"""
+
+HIERARCHY_TESTS = """\
+import unittest
+
+import pytest
+
+from pkg.shapes import A, Base, D, make
+
+
+@pytest.fixture
+def thing():
+    return make()
+
+
+@pytest.fixture
+def other(thing):
+    return thing
+
+
+def test_run(other):
+    assert other.run()
+
+
+def test_stop():
+    assert D().stop() == 3
+
+
+class TestBase(unittest.TestCase):
+    def setUp(self):
+        self.obj = A()
+
+    def test_run(self):
+        assert self.obj.run()
+
+
+class TestMore(TestBase):
+    def test_base(self):
+        assert Base().stop() == 0
+"""
+
+
+def _indexed_hierarchy(tmp_path: Path, capsys: Any) -> tuple[Path, Path]:
+    repo = project(tmp_path)
+    write(repo, "pkg/shapes.py", HIERARCHY)
+    write(repo, "tests/test_shapes.py", HIERARCHY_TESTS)
+    commit(repo, "shapes")
+    db = repo.parent / "index.db"
+    code, _, err = run_cli(capsys, "index", "--repo", str(repo), "--db", str(db))
+    assert code == 0, err
+    return repo, db
+
+
+def test_the_first_subclasses_are_those_of_the_whole_tree_in_the_same_order(tmp_path: Path, capsys: Any) -> None:
+    from crg_review.impact import Graph
+    from crg_review.store import Store
+
+    _, db = _indexed_hierarchy(tmp_path, capsys)
+    store = Store.open(db)
+    try:
+        classes = [r[0] for r in store.conn.execute("SELECT id FROM symbols WHERE kind='class' ORDER BY id")]
+        assert len(classes) >= 6
+        for cls in classes:
+            whole = Graph(store.conn)._transitive(cls, "subclasses")
+            for limit in range(len(whole) + 2):
+                assert Graph(store.conn)._subclasses_first(cls, limit) == whole[:limit], (cls, limit)
+    finally:
+        store.close()
+
+
+class _NodeByNode:
+    """A Graph that loads nothing ahead: every question is answered when asked, one node at a time."""
+
+    def prefetch(self, nodes: Any, *, subclasses_of_tests: bool = False) -> None:
+        pass
+
+    def prefetch_receiver_checks(self, checks: Any) -> None:
+        pass
+
+
+def test_the_walks_give_the_same_answers_without_loading_a_level_ahead(tmp_path: Path, capsys: Any) -> None:
+    from crg_review.impact import Graph, walk_dependants, walk_tests
+    from crg_review.store import Store
+
+    _, db = _indexed_hierarchy(tmp_path, capsys)
+    lazy_graph = type("LazyGraph", (_NodeByNode, Graph), {})
+    store = Store.open(db)
+    try:
+        ids = [r[0] for r in store.conn.execute("SELECT id FROM symbols ORDER BY id")]
+        some_tests = 0
+        for sid in ids:
+            batched, lazy = Graph(store.conn), lazy_graph(store.conn)
+            hits = walk_tests(batched, [sid])
+            assert hits == walk_tests(lazy, [sid]), sid
+            assert walk_dependants(batched, [sid], 3) == walk_dependants(lazy, [sid], 3), sid
+            some_tests += bool(hits)
+        assert some_tests > 10
+    finally:
+        store.close()
