@@ -195,19 +195,3 @@ def test_template_dir_overrides_a_shipped_template(tmp_path: Path, capsys: Any) 
 def test_an_empty_review_renders(fmt: str) -> None:
     out = render(Review(base=None, head="staged"), fmt)
     assert "0 changed" in out or "**0**" in out
-
-
-def test_json_is_the_text_json_dumps_writes() -> None:
-    from crg_review.render import dumps
-
-    r = hostile_review()
-    r.related.append(Related("pkg/x.py", "x", 0.5, "f", "similar"))
-    r.stats = {"timings": {"total": 0.25}, "files": {}, "by": {"a": [1, 2.5, True, None]}, "e": [], "n": float("nan")}
-    data = r.to_json()
-    data["odd"] = ['é \u2028 " \\ \n', (1, "x"), [[], [{}]], {"inf": float("inf"), "-inf": float("-inf")}, 10**30]
-    assert dumps(data) == json.dumps(data, indent=2)
-    assert render(r, "json") == json.dumps(r.to_json(), indent=2) + "\n"
-    assert dumps({1: "a"}) == json.dumps({1: "a"}, indent=2)  # what it does not know it leaves to json
-    assert dumps([{"a": 1}, {"b": 2}, {"a": [1]}, {"a": {1: 2}}]) == json.dumps(
-        [{"a": 1}, {"b": 2}, {"a": [1]}, {"a": {1: 2}}], indent=2
-    )
