@@ -715,6 +715,10 @@ class Resolver:
             return cached
         here = self.member(class_id, name)
         out: list[Sym] = []
+        definers = {s.parent_id for s in self.named(name) if s.parent_id is not None}
+        if definers <= {here.parent_id if here is not None else None}:
+            self._dispatch[key] = out  # no other class defines the name: nothing to walk
+            return out
         for cid in self._descendants(class_id):
             found = self.member(cid, name)
             if found is not None and found != here and found not in out:
