@@ -8,9 +8,15 @@ incremental update that re-resolves every file whose answer may have changed equ
 Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import`` (an import binding),
 ``reexport`` (through another module's import), ``module`` (attribute of an imported module),
 ``self`` / ``super`` / ``class`` (member look-up through in-repo bases), ``dispatch`` (an override in a
-subclass that a ``self`` call can reach), ``constructor`` (``Cls()`` → ``__init__``), ``property``,
-``package`` (same package/directory), ``fixture`` (pytest fixture by parameter name), ``name-match``
-(only the name is known; confidence falls with the number of candidates).
+subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (``Cls()`` → ``__new__``,
+``__init__``), ``property``, ``typed`` (a receiver whose class the file's facts tell: assignments,
+annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
+package/directory), ``fixture`` (pytest fixture by parameter name), ``name-match`` (only the name is known;
+confidence falls with the number of candidates).
+
+Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
+``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
+they are references named after the method, a class that gains or loses one re-resolves their files.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import builtins
 import json
 import posixpath
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,7 +32,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
-__all__ = ["Resolver", "affected_files", "MAX_CANDIDATES"]
+__all__ = ["Resolver", "affected_files", "MAX_CANDIDATES", "RETURN_FACT"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous``
 MAX_CANDIDATES = 16
@@ -35,7 +42,28 @@ _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait"
 _CLASS_KINDS = CLASS_KINDS
 _PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
 _SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
+#: Python's own special methods (and those the parser adds for operators and builtins): an object of any
+#: class may have them, so their name alone says nothing; a project's own ``x.__html__()`` does
+_PROTOCOL_METHODS = frozenset(
+    [n for n in dir(object) + dir(int) + dir(list) + dir(dict) + dir(type) if n.startswith("__")]
+    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")]
+    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("matmul", "lshift", "rshift", "and", "or", "xor")]
+    + ["__call__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__", "__aiter__"]
+    + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
+    + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
+)
+#: confidence of an override reached from a typed receiver when there are at most two (then it falls)
+_TYPED_DISPATCH_CONFIDENCE = 0.6
+#: what calling a Python class runs
+_CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
+#: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
+RETURN_FACT = "return"
+#: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+_MAX_ANNOTATION_NAMES = 8
+#: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
+Fact = tuple[str, str]
 _JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
 
 
@@ -95,7 +123,7 @@ class Resolver:
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] | None = None
         self._module_sym: dict[int, Sym] = {}
-        self._facts: dict[int, dict[tuple[int, str], list[str]]] = {}
+        self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -107,7 +135,9 @@ class Resolver:
         self._below: dict[int, list[int]] = {}
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
-        self._return_cache: dict[int, list[Sym]] = {}
+        self._return_cache: dict[tuple[int, int, str], list[Sym]] = {}
+        self._signatures: dict[int, str] = {}
+        self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._depth = 0
 
@@ -228,15 +258,20 @@ class Resolver:
                 self._subclasses.setdefault(dst, []).append(src)
         return self._subclasses.get(class_id, [])
 
-    def facts(self, file_id: int) -> dict[tuple[int, str], list[str]]:
-        """Local type and alias facts of a file: (scope id, variable) → type or target texts."""
+    def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
+        """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
+        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``) or ``element``
+        (``for x in y``)."""
         if file_id not in self._facts:
-            out: dict[tuple[int, str], list[str]] = {}
-            for scope_id, name, receiver in self.conn.execute(
-                "SELECT scope_id, name, receiver FROM refs WHERE file_id=? AND kind IN ('assign','alias') ORDER BY id",
+            out: dict[tuple[int, str], list[Fact]] = {}
+            for scope_id, kind, name, receiver in self.conn.execute(
+                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ('assign','alias','element')"
+                " ORDER BY id",
                 (file_id,),
             ):
-                out.setdefault((scope_id, name), []).append(receiver)
+                # `T = TypeVar("T", bound="Cls")`: the bound may be a forward reference
+                text = receiver.strip("'\"") if kind == "alias" else receiver
+                out.setdefault((scope_id, name), []).append((kind, text))
             self._facts[file_id] = out
         return self._facts[file_id]
 
@@ -248,77 +283,199 @@ class Resolver:
             s = self.sym(s.parent_id) if s.parent_id is not None else None
         return chain
 
-    def _fact_texts(self, fid: int, scope: Sym, var: str) -> tuple[Sym, list[str]] | None:
-        """The nearest scope that assigns or annotates ``var``, with the texts (``self.x`` facts: any
-        method of the enclosing class)."""
+    def _facts_of(self, fid: int, scope: Sym, var: str) -> list[tuple[Sym, Fact]]:
+        """The facts about ``var`` with the scope each was stated in: those of the nearest scope that
+        assigns or annotates it; for ``self.x``, those of every method of the enclosing class and the
+        class body's ``x: T = ...``; for ``return`` (what a function returns), the scope's own."""
         facts = self.facts(fid)
         if not facts:
-            return None
+            return []
         if var.startswith(("self.", "cls.")):
             cls = self.enclosing_class(scope)
             if cls is None:
-                return None
-            texts = [t for m in self.children(cls.id) for t in facts.get((m.id, "self." + var.split(".", 1)[1]), [])]
-            return (scope, texts) if texts else None
+                return []
+            attr = var.split(".", 1)[1]
+            out = [(m, f) for m in self.children(cls.id) for f in facts.get((m.id, "self." + attr), [])]
+            out.extend((cls, f) for f in facts.get((cls.id, attr), []))
+            return out
+        if var == RETURN_FACT:
+            return [(scope, f) for f in facts.get((scope.id, var), [])]
         for s in self._scope_chain(scope):
             found = facts.get((s.id, var))
             if found:
-                return s, found
-        return None
+                return [(s, f) for f in found]
+        return []
 
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
-        """Classes a variable holds, from ``var = Cls(...)`` and annotations in its scope chain."""
-        found = self._fact_texts(fid, scope, var)
-        if found is None or self._depth > 4:
+        """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
+        its scope chain."""
+        found = self._facts_of(fid, scope, var)
+        if not found or self._depth > 4:
             return []
-        where, texts = found
         out: list[Sym] = []
         self._depth += 1
         try:
-            for text in texts:
+            for where, (kind, text) in found:
+                if kind == "element":
+                    out.extend(c for c in self._elements(fid, where, text) if c not in out)
+                    continue
                 name_text = _type_name(text)
                 if not name_text:
                     continue
+                if name_text in ("self", "cls"):  # x = self: an instance of the enclosing class
+                    cls = self.enclosing_class(where)
+                    if cls is not None and cls not in out:
+                        out.append(cls)
+                    continue
+                found_here: list[Sym] = []
                 receiver, _, name = name_text.rpartition(".")
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
                     if t.resolution == "name-match":
                         continue
                     if t.sym.kind in _CLASS_KINDS:
-                        classes = [t.sym]
+                        classes = [] if self._is_protocol(t.sym) else [t.sym]
                     elif t.sym.kind in ("function", "method"):
-                        classes = self._returns(t.sym)  # x = make_thing() -> Thing
+                        classes = self._returns(t.sym, fid)  # x = make_thing() -> Thing
                     else:
                         classes = []
-                    out.extend(c for c in classes if c not in out)
-                if not out and "." not in name_text and name_text != var:
-                    # self.x = x, where the parameter x is annotated
-                    out.extend(c for c in self._types_of(fid, where, name_text) if c not in out)
+                    found_here.extend(c for c in classes if c not in found_here)
+                if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
+                    # self.x = x, where the parameter x is annotated; x = self.y
+                    found_here = self._types_of(fid, where, name_text)
+                out.extend(c for c in found_here if c not in out)
         finally:
             self._depth -= 1
         return out
 
-    def _returns(self, fn: Sym) -> list[Sym]:
-        """Classes a function's return annotation names (``def f() -> "Thing"``)."""
-        if fn.id in self._return_cache:
-            return self._return_cache[fn.id]
-        self._return_cache[fn.id] = []
-        row = self.conn.execute("SELECT signature FROM symbols WHERE id=?", (fn.id,)).fetchone()
-        annotation = row[0].rpartition("->")[2] if row and "->" in row[0] else ""
-        name_text = _type_name(annotation)
+    def _class_objects(self, fid: int, scope: Sym, var: str) -> list[Sym]:
+        """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
+        ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
+        found = self._facts_of(fid, scope, var)
+        if not found or self._depth > 4:
+            return []
         out: list[Sym] = []
-        if name_text and self._depth <= 4:
+        self._depth += 1
+        try:
+            for where, (kind, text) in found:
+                if kind == "assign":
+                    name_text = _class_object_name(text)
+                elif kind == "alias":
+                    name_text = text
+                else:
+                    continue
+                if not name_text:
+                    continue
+                receiver, _, name = name_text.rpartition(".")
+                hits = [
+                    t.sym
+                    for t in self._resolve_name(fid, where, name, receiver, "type")
+                    if t.resolution != "name-match" and t.sym.kind in _CLASS_KINDS
+                ]
+                if not hits and kind == "alias" and name_text != var:
+                    hits = self._class_objects(fid, where, name_text)
+                out.extend(c for c in hits if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _elements(self, fid: int, scope: Sym, text: str) -> list[Sym]:
+        """Classes of the items of the iterable ``text`` (a callee or a variable): the element type of a
+        return annotation or an annotation (``Iterator[T]``, ``list[T]``, ...), or of ``__iter__``."""
+        if self._depth > 4 or not all(p.isidentifier() for p in text.split(".")):
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            receiver, _, name = text.rpartition(".")
+            for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                if t.resolution != "name-match" and t.sym.kind in ("function", "method"):
+                    out.extend(c for c in self._annotation_classes(t.sym, element=True) if c not in out)
+            if not out:
+                for where, (kind, fact) in self._facts_of(fid, scope, text):
+                    if kind == "assign" and _element_name(fact):
+                        found = self._resolve_type_text(fid, where, _element_name(fact))
+                    elif kind in ("assign", "alias"):
+                        found = self._elements(fid, where, fact)
+                    else:
+                        found = []
+                    out.extend(c for c in found if c not in out)
+            if not out:
+                for cls in self._types_of(fid, scope, text):
+                    it = self.member(cls.id, "__iter__")
+                    if it is not None:
+                        out.extend(c for c in self._annotation_classes(it, element=True) if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _resolve_type_text(self, fid: int, scope: Sym, name_text: str) -> list[Sym]:
+        """The classes a type's name means (protocols left out: see :meth:`_is_protocol`)."""
+        receiver, _, name = name_text.rpartition(".")
+        return [
+            t.sym
+            for t in self._resolve_name(fid, scope, name, receiver, "type")
+            if t.sym.kind in _CLASS_KINDS and t.resolution != "name-match" and not self._is_protocol(t.sym)
+        ]
+
+    def _is_protocol(self, cls: Sym) -> bool:
+        """A ``typing.Protocol``: the classes a value typed by one may hold need not inherit from it, so its
+        members say nothing about the method a call runs (a bare name match does better)."""
+        found = self._protocols.get(cls.id)
+        if found is None:
+            found = self._protocols[cls.id] = any(
+                _strip_generics(str(row[0])).rpartition(".")[2] == "Protocol"
+                for row in self.conn.execute("SELECT text FROM bases WHERE symbol_id=?", (cls.id,))
+            )
+        return found
+
+    def _returns(self, fn: Sym, fid: int) -> list[Sym]:
+        """Classes a function returns: those its return annotation names (``def f() -> "Thing"``); without
+        one, for a function of the file ``fid`` being resolved, those its ``return`` statements give
+        (another file's function bodies are not read: editing one re-resolves only its own file)."""
+        out = self._annotation_classes(fn)
+        if out or fn.file_id != fid or self._depth > 4 or self._signature(fn).rpartition(")")[2].strip():
+            return out
+        return self._types_of(fid, fn, RETURN_FACT)
+
+    def _signature(self, fn: Sym) -> str:
+        sig = self._signatures.get(fn.id)
+        if sig is None:
+            row = self.conn.execute("SELECT signature FROM symbols WHERE id=?", (fn.id,)).fetchone()
+            sig = self._signatures[fn.id] = str(row[0]) if row else ""
+        return sig
+
+    def _annotation_classes(self, fn: Sym, *, element: bool = False, every: bool = False) -> list[Sym]:
+        """Classes a function's return annotation names (``element``: the item type of an iterator or
+        collection it returns; ``every``: every class named anywhere in it). Cached by depth too: a
+        result cut short by the depth limit is not reused at another depth, so the answer never depends
+        on which file asked first."""
+        key = (fn.id, self._depth, "element" if element else "every" if every else "")
+        cached = self._return_cache.get(key)
+        if cached is not None:
+            return cached
+        sig = self._signature(fn)
+        annotation = sig.rpartition("->")[2] if "->" in sig.rpartition(")")[2] else ""
+        if every:
+            names = list(dict.fromkeys(_DOTTED.findall(annotation)))[:_MAX_ANNOTATION_NAMES]
+        else:
+            names = [_element_name(annotation) if element else _type_name(annotation)]
+        out: list[Sym] = []
+        if self._depth <= 4:
             scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
-            receiver, _, name = name_text.rpartition(".")
             self._depth += 1
             try:
-                out = [
-                    t.sym
-                    for t in self._resolve_name(fn.file_id, scope, name, receiver, "type")
-                    if t.sym.kind in _CLASS_KINDS and t.resolution != "name-match"
-                ]
+                for name_text in names:
+                    if not name_text:
+                        continue
+                    if name_text.rpartition(".")[2] == "Self":
+                        cls = self.enclosing_class(scope)
+                        found = [cls] if cls is not None and cls.kind in _CLASS_KINDS else []
+                    else:
+                        found = self._resolve_type_text(fn.file_id, scope, name_text)
+                    out.extend(c for c in found if c not in out)
             finally:
                 self._depth -= 1
-        self._return_cache[fn.id] = out
+        self._return_cache[key] = out
         return out
 
     # --- module resolution -----------------------------------------------------------------------
@@ -474,8 +631,14 @@ class Resolver:
             child = self._child_map(enclosing.id).get(name)
             if child is not None:
                 return [Target(child, "local", 1.0)]
-            for imp in named.get((enclosing.id, name), ()):
-                return self._from_import(file_id, imp)
+            bindings = named.get((enclosing.id, name), ())
+            if bindings:
+                # `try: from ._speedups import f` / `except ImportError: from ._native import f`: every
+                # binding of the name may be the one in effect
+                out: list[Target] = []
+                for imp in bindings:
+                    out.extend(t for t in self._from_import(file_id, imp) if t not in out)
+                return out
             for imp in wild.get(enclosing.id, ()):
                 for f in self.module_files(file_id, imp["module"], imp["level"]):
                     found = self.export(f, name)
@@ -552,6 +715,10 @@ class Resolver:
             return cached
         here = self.member(class_id, name)
         out: list[Sym] = []
+        definers = {s.parent_id for s in self.named(name) if s.parent_id is not None}
+        if definers <= {here.parent_id if here is not None else None}:
+            self._dispatch[key] = out  # no other class defines the name: nothing to walk
+            return out
         for cid in self._descendants(class_id):
             found = self.member(cid, name)
             if found is not None and found != here and found not in out:
@@ -638,6 +805,9 @@ class Resolver:
             hit = self._from_import(fid, imp)
             if language == "python" and name is None and not imp["alias"]:
                 hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], 0)]
+            elif language == "python" and not hit and name is not None:
+                # `from mod import VARIABLE`: no definition, but the import runs mod's body
+                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], imp["level"])]
             for t in hit:
                 add(scope.id, t, "import", imp["line"])
 
@@ -648,7 +818,7 @@ class Resolver:
         ).fetchall()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias"):
+            if kind in ("assign", "alias", "element"):
                 continue
             if kind == "fixture":
                 targets = self._fixture(fid, scope, name, receiver)
@@ -656,6 +826,13 @@ class Resolver:
                     add(scope.id, t, "fixture", line)
                 continue
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
+                cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
+                if cls is not None:  # cls(...) in a classmethod makes an instance of the class
+                    add(scope.id, Target(cls, "self", 1.0), "call", line)
+                    for ctor in _CONSTRUCTORS:
+                        init = self.member(cls.id, ctor)
+                        if init is not None:
+                            add(scope.id, Target(init, "constructor", 1.0), "call", line)
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, kind)
             if kind == "attr":
@@ -669,14 +846,17 @@ class Resolver:
                         add(scope.id, t, "ref", line)
                 continue
             if not targets:
-                unresolved.append((fid, ref_id, self._why_unresolved(fid, scope, name, receiver)))
+                if not (receiver and name.startswith("__") and name.endswith("__")):
+                    # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
+                    unresolved.append((fid, ref_id, self._why_unresolved(fid, scope, name, receiver)))
                 continue
             for t in targets:
                 add(scope.id, t, "call", line)
                 if t.sym.kind in _CLASS_KINDS and language == "python":
-                    init = self.member(t.sym.id, "__init__")
-                    if init is not None:
-                        add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+                    for ctor in _CONSTRUCTORS:
+                        init = self.member(t.sym.id, ctor)
+                        if init is not None:
+                            add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
         self.conn.executemany(_INSERT_EDGE, list(edges.values()))
         self.conn.executemany("INSERT INTO unresolved(file_id, ref_id, reason) VALUES (?,?,?)", unresolved)
 
@@ -712,12 +892,13 @@ class Resolver:
             found = self.lookup(fid, scope, name)
             if found:
                 return found
-            alias = self._fact_texts(fid, scope, name) if self._depth < 4 else None
-            if alias is not None:
-                where, texts = alias
+            # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
+            # reference of its own)
+            aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias"] if self._depth < 4 else []
+            if aliases:
                 self._depth += 1
                 try:
-                    for text in texts:
+                    for where, text in aliases:
                         if text == name:
                             continue
                         recv, _, target = text.rpartition(".")
@@ -750,7 +931,7 @@ class Resolver:
             return []
         if receiver and self._receiver_is_external(fid, scope, receiver):
             return []
-        if name.startswith("__") and name.endswith("__"):
+        if name in _PROTOCOL_METHODS:
             return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
         if kind == "attr":
@@ -783,11 +964,11 @@ class Resolver:
     def _resolve_member(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target] | None:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
         language = self.file(fid)[1]
-        if receiver in _SELF_NAMES or receiver in ("super()",) or receiver.startswith("super("):
-            cls = self.enclosing_class(scope)
-            if cls is None:
-                return None
+        cls = self.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
+        if cls is not None:
             is_super = receiver.startswith("super")
+            if name == "__class__" and not is_super:
+                return [Target(cls, "self", 1.0)]  # self.__class__(...) makes another instance of the class
             m = self.member(cls.id, name, skip_self=is_super)
             out: list[Target] = []
             if m is not None:
@@ -795,21 +976,28 @@ class Resolver:
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
             return out if out else None
-        if receiver.endswith(")") and receiver.count("(") == 1:
-            return self._member_of_call_result(fid, scope, name, receiver[: receiver.index("(")]) or None
+        callee = _callee_of_call(receiver)
+        if callee is not None:
+            return self._member_of_call_result(fid, scope, name, callee) or None
         head, _, rest = receiver.partition(".")
         if not head.isidentifier():
             return None
         bound = self.lookup(fid, scope, head)
         if not bound:
-            classes = self._types_of(fid, scope, receiver) if (not rest or head in ("self", "cls")) else []
-            out_typed = []
+            typed = not rest or head in ("self", "cls")
+            classes = self._types_of(fid, scope, receiver) if typed else []
+            # calling a variable: a class object constructs (`x: type[Cls]`, `x = Cls`), an instance runs
+            # its class's __call__
+            objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
+            out_typed = [Target(c, "typed", 0.9) for c in objects]
             for cls_sym in classes:
+                if cls_sym in objects:
+                    continue
                 m = self.member(cls_sym.id, name)
                 if m is not None:
                     out_typed.append(Target(m, "typed", 0.9))
                 if kind in ("call", "attr"):
-                    out_typed.extend(Target(o, "dispatch", 0.6) for o in self.overrides(cls_sym.id, name))
+                    out_typed.extend(self._typed_dispatch(cls_sym, name))
             return out_typed or None
         out = []
         for t in bound:
@@ -832,7 +1020,49 @@ class Resolver:
                 m = self.member(target.id, name)
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
+            elif target.kind in ("function", "method") and target.decorators and target.file_id == fid:
+                # `@click.command() def cli(): ...` then `cli.main()`: the name holds what the decorator
+                # returns (only for this file's functions: another file's decorators are not tracked here)
+                for cls_sym in self._decorated_types(fid, target):
+                    m = self.member(cls_sym.id, name)
+                    if m is not None:
+                        out.append(Target(m, "typed", 0.9))
+                    if kind in ("call", "attr"):
+                        out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
+        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
+        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
+        decorator = fn.decorators[0]
+        callee = decorator.partition("(")[0].strip()
+        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        receiver, _, name = callee.rpartition(".")
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                if t.resolution == "name-match":
+                    continue
+                if t.sym.kind in _CLASS_KINDS and callee == decorator.strip():
+                    found = [t.sym]
+                elif t.sym.kind in ("function", "method"):
+                    found = self._annotation_classes(t.sym, every=True)
+                else:
+                    found = []
+                out.extend(c for c in found if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _typed_dispatch(self, cls: Sym, name: str) -> list[Target]:
+        """The overrides a call of ``name`` on a value typed ``cls`` may run. Each is one of several
+        possible classes: the confidence falls with their number (a base of dozens of node classes)."""
+        found = self.overrides(cls.id, name)
+        confidence = round(min(_TYPED_DISPATCH_CONFIDENCE, 2 * _TYPED_DISPATCH_CONFIDENCE / len(found)), 3) if found else 0
+        return [Target(o, "dispatch", confidence, len(found)) for o in found]
 
     def _member_of_call_result(self, fid: int, scope: Sym, name: str, callee: str) -> list[Target]:
         """``Cls(...).name`` and ``make()(...).name`` where ``make`` is annotated to return a class."""
@@ -845,11 +1075,13 @@ class Resolver:
             for t in self._resolve_name(fid, scope, fn, receiver, "type"):
                 if t.resolution == "name-match":
                     continue
-                classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym)
+                classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
                 for cls in classes:
                     m = self.member(cls.id, name)
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
+                    if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
+                        out.extend(self._typed_dispatch(cls, name))
         finally:
             self._depth -= 1
         return out
@@ -924,13 +1156,89 @@ def _is_fixture_decorator(d: str) -> bool:
 def _type_name(text: str) -> str:
     """The class named by an annotation or constructor text: ``Optional[Foo]`` → ``Foo``,
     ``Foo | None`` → ``Foo``, ``"Foo"`` → ``Foo``, ``mod.Cls`` → ``mod.Cls``."""
-    text = text.strip().strip("'\"")
-    for wrapper in ("Optional[", "typing.Optional[", "Type[", "type["):
-        if text.startswith(wrapper) and text.endswith("]"):
-            text = text[len(wrapper) : -1]
-    text = text.split("|")[0].strip()
-    text = _strip_generics(text)
+    head, args = _unwrap(text)
+    if args and head.rpartition(".")[2] in ("type", "Type"):
+        head, _ = _unwrap(args)
+    text = _strip_generics(head)
     return text if all(p.isidentifier() for p in text.split(".")) else ""
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside brackets and parentheses."""
+    parts: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return [p.strip() for p in parts]
+
+
+def _unwrap(text: str) -> tuple[str, str]:
+    """An annotation without quotes, ``Optional``/``Union``/``| None`` around it: (generic head, arguments)
+    of what remains, ``("Foo", "")`` for a plain name."""
+    text = text.strip().strip("'\"").strip()
+    while True:
+        alternatives = [p for p in _split_top(text, "|") if p not in ("None", "")]
+        text = alternatives[0].strip("'\"").strip() if alternatives else ""
+        head, bracket, rest = text.partition("[")
+        if not bracket or not rest.endswith("]"):
+            return text, ""
+        head = head.strip()
+        args = rest[:-1]
+        if head.rpartition(".")[2] in ("Optional", "Union", "Annotated", "Final", "ClassVar"):
+            text = _split_top(args, ",")[0]
+            continue
+        return head, args
+
+
+#: generic types whose first argument is the type of their items
+_CONTAINERS = frozenset(
+    (
+        "Iterator", "Iterable", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator", "Reversible",
+        "list", "List", "Sequence", "MutableSequence", "Collection", "Container", "set", "Set", "MutableSet",
+        "frozenset", "FrozenSet", "AbstractSet", "deque", "Deque", "KeysView", "ValuesView", "tuple", "Tuple",
+    )
+)
+
+
+def _element_name(annotation: str) -> str:
+    """The item type an iterable annotation names: ``Iterator[Foo]``, ``t.List["Foo"]``, ``tuple[Foo, ...]``
+    → ``Foo`` ('' when it names none)."""
+    head, args = _unwrap(annotation)
+    if not args or head.rpartition(".")[2] not in _CONTAINERS:
+        return ""
+    return _type_name(_split_top(args, ",")[0])
+
+
+def _class_object_name(annotation: str) -> str:
+    """The class a ``type[Foo]`` / ``Type[Foo]`` annotation names ('' for other annotations)."""
+    head, args = _unwrap(annotation)
+    if not args or head.rpartition(".")[2] not in ("type", "Type"):
+        return ""
+    return _type_name(args)
+
+
+def _callee_of_call(text: str) -> str | None:
+    """``pkg.make(a, f(b))`` → ``pkg.make``: the callee of a call expression, None when ``text`` is not one."""
+    head, paren, _ = text.partition("(")
+    if not paren or not text.endswith(")") or not head or not all(p.isidentifier() for p in head.split(".")):
+        return None
+    depth = 0
+    for i, ch in enumerate(text[len(head) :], len(head)):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return head if i == len(text) - 1 else None
+    return None
 
 
 def _strip_generics(text: str) -> str:

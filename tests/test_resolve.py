@@ -204,3 +204,250 @@ def test_javascript_go_and_java_imports(repo: Path, tmp_path: Path) -> None:
     assert ("src/lib/math.ts", "add", "import") in calls(edges, "src/index.ts::run")
     assert ("pkg/util/util.go", "Double", "module") in calls(edges, "cmd/main.go::main")
     assert ("j/com/acme/util/Strings.java", "Strings.shout", "class") in calls(edges, "j/com/acme/app/Main.java::Main.run")
+
+
+def assert_incremental_equals_full(repo: Path, tmp_path: Path, db: Path, changes: dict[str, str]) -> set[Edge]:
+    """Apply ``changes`` on top of the index in ``db`` (incrementally) and check that the result equals a
+    fresh full index; the edges after the change."""
+    for path, text in changes.items():
+        write(repo, path, text)
+    git(repo, "add", "-A")
+    results = []
+    for target, full in ((db, False), (tmp_path / f"full-{len(list(tmp_path.iterdir()))}.db", True)):
+        store = Store.open(target)
+        try:
+            update_index(store, Repo(repo), Source("staged"), full=full)
+            results.append(store.dump())
+        finally:
+            store.close()
+    assert results[0] == results[1]
+    return {tuple(e[:6]) for e in results[0]["edges"]}  # type: ignore[index]
+
+
+def test_alternative_imports_of_one_name_all_resolve(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": (
+            "try:\n    from ._speedups import escape\nexcept ImportError:\n    from ._native import escape\n"
+        ),
+        "pkg/_native.py": "def escape(s):\n    return s\n",
+        "tests/test_e.py": "from pkg import escape\n\ndef test_escape():\n    escape('<')\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/_native.py", "escape", "import") in calls(edges, "tests/test_e.py::test_escape")
+    # the first alternative appears in the repository: both bindings may be the one in effect
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/_speedups.py": "def escape(s):\n    return s\n"}
+    )
+    assert {("pkg/_native.py", "escape", "import"), ("pkg/_speedups.py", "escape", "import")} <= calls(
+        edges, "tests/test_e.py::test_escape"
+    )
+
+
+CALLABLES = {
+    "pkg/types.py": (
+        "class ParamType:\n    def __call__(self, value):\n        return self.convert(value)\n\n"
+        "    def convert(self, value):\n        return value\n\n\n"
+        "class Signer:\n    def __init__(self, key):\n        self.key = key\n\n\n"
+        "def convert_type(ty) -> ParamType:\n    return ParamType()\n"
+    ),
+    "pkg/core.py": (
+        "from .types import ParamType, Signer, convert_type\n\n\n"
+        "class Parameter:\n    signer: type[Signer] = Signer\n\n"
+        "    def __init__(self, ty, signer: 'type[Signer] | None' = None):\n"
+        "        self.type = convert_type(ty)\n        self.signer = signer or self.signer\n\n"
+        "    def cast(self, value):\n        def convert(v):\n            return self.type(v)\n\n"
+        "        return convert(value)\n\n"
+        "    def sign(self):\n        return self.signer('key')\n\n\n"
+        "def run(t: ParamType, make=Signer):\n    maker = Signer\n    maker('k')\n    return t(1)\n"
+    ),
+}
+
+
+def test_calls_of_typed_variables_reach_call_or_the_constructor(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, CALLABLES, tmp_path / "i.db")
+    # self.type = convert_type(...) -> ParamType: calling it runs ParamType.__call__ (nested function too)
+    assert ("pkg/types.py", "ParamType.__call__", "typed") in calls(edges, "pkg/core.py::Parameter.cast.convert")
+    assert ("pkg/types.py", "ParamType.__call__", "typed") in calls(edges, "pkg/core.py::run")  # t: ParamType
+    # `signer: type[Signer]` in the class body: calling self.signer constructs a Signer
+    sign = calls(edges, "pkg/core.py::Parameter.sign")
+    assert {("pkg/types.py", "Signer", "typed"), ("pkg/types.py", "Signer.__init__", "constructor")} <= sign
+    assert ("pkg/types.py", "Signer.__init__", "constructor") in calls(edges, "pkg/core.py::run")  # maker = Signer
+    assert not any(d[1] == "Signer.__call__" for d in calls(edges, "pkg/core.py::run"))
+    # ParamType loses __call__ (in another file): the callers are re-resolved
+    changed = CALLABLES["pkg/types.py"].replace("def __call__(self, value)", "def call(self, value)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/types.py": changed})
+    assert not any(d[1].endswith("__call__") for d in calls(edges, "pkg/core.py::Parameter.cast.convert"))
+
+
+def test_new_instances_of_the_own_class(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/base.py": "class Base:\n    pass\n",
+        "pkg/markup.py": (
+            "from .base import Base\n\n\n"
+            "class Markup(Base):\n    def __new__(cls, text=''):\n        return super().__new__(cls)\n\n"
+            "    def join(self, seq):\n        return self.__class__(seq)\n\n"
+            "    def copy(self):\n        return type(self)(self)\n\n"
+            "    @classmethod\n    def make(cls):\n        return cls()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for method in ("join", "copy", "make"):
+        found = calls(edges, f"pkg/markup.py::Markup.{method}")
+        assert {("pkg/markup.py", "Markup", "self"), ("pkg/markup.py", "Markup.__new__", "constructor")} <= found
+    # the base (another file) gains an __init__: Markup() runs it too
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": "class Base:\n    def __init__(self, text=''):\n        pass\n"}
+    )
+    assert ("pkg/base.py", "Base.__init__", "constructor") in calls(edges, "pkg/markup.py::Markup.make")
+
+
+OPERATORS = {
+    "pkg/version.py": (
+        "class Version:\n    def __init__(self, text):\n        self.text = text\n\n"
+        "    def __lt__(self, other):\n        return self.text < other.text\n\n"
+        "    def __str__(self):\n        return self.text\n\n"
+        "    def __mod__(self, arg):\n        return self\n\n"
+        "    def __radd__(self, other):\n        return self\n"
+    ),
+    "tests/test_v.py": (
+        "from pkg.version import Version\n\n\n"
+        "def test_ops(low: Version):\n    high = Version('2')\n    assert low < high\n"
+        "    assert str(high) == '2'\n    assert Version('%s') % 1\n    assert 'x' + high\n    assert 1 + 2\n"
+    ),
+}
+
+
+def test_operators_and_protocol_builtins_call_the_methods_of_typed_operands(repo: Path, tmp_path: Path) -> None:
+    edges, _, stats = index(repo, OPERATORS, tmp_path / "i.db")
+    found = calls(edges, "tests/test_v.py::test_ops")
+    for method in ("__lt__", "__str__", "__mod__", "__radd__"):
+        assert ("pkg/version.py", f"Version.{method}", "typed") in found
+    # protocol calls on unknown operands are no unresolved calls of the user's
+    assert stats["unresolved"] == stats["unresolved_by_reason"].get("builtin", 0)  # type: ignore[attr-defined]
+    # Version gains __eq__ and loses __str__ (renamed __repr__): the test is re-resolved
+    changed = OPERATORS["pkg/version.py"].replace("__str__", "__repr__") + "\n    def __eq__(self, other):\n        return True\n"
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/version.py": changed})
+    assert ("pkg/version.py", "Version.__str__", "typed") not in calls(edges, "tests/test_v.py::test_ops")
+
+
+ITERATION = {
+    "pkg/model.py": (
+        "import typing as t\n\n\n"
+        "class Item:\n    def run(self):\n        return 1\n\n\n"
+        "class Bag:\n    def __iter__(self) -> t.Iterator[Item]:\n        return iter([])\n\n\n"
+        "def items() -> 't.List[Item]':\n    return []\n"
+    ),
+    "pkg/use.py": (
+        "from .model import Bag, items\n\n\n"
+        "def each():\n    for item in items():\n        item.run()\n\n\n"
+        "def bag():\n    b = Bag()\n    for x in b:\n        x.run()\n    return [y.run() for y in Bag()]\n"
+    ),
+}
+
+
+def test_loop_variables_hold_the_items_of_typed_iterables(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, ITERATION, tmp_path / "i.db")
+    assert ("pkg/model.py", "Item.run", "typed") in calls(edges, "pkg/use.py::each")
+    bag = calls(edges, "pkg/use.py::bag")
+    assert {("pkg/model.py", "Item.run", "typed"), ("pkg/model.py", "Bag.__iter__", "typed")} <= bag
+    # the return annotation changes in another file: the loop in pkg/use.py is re-resolved
+    changed = ITERATION["pkg/model.py"].replace("def items() -> 't.List[Item]'", "def items() -> 't.List[int]'")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/model.py": changed})
+    assert ("pkg/model.py", "Item.run", "typed") not in calls(edges, "pkg/use.py::each")
+
+
+def test_returns_of_unannotated_functions_of_the_same_file(repo: Path, tmp_path: Path) -> None:
+    long_params = ", ".join(f"option_{i}: 'Optional[int]' = None" for i in range(12))
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/bar.py": (
+            "class ProgressBar:\n    def __enter__(self):\n        return self\n\n"
+            "    def __exit__(self, *exc):\n        self.render_finish()\n\n"
+            "    def render_finish(self):\n        pass\n\n\n"
+            f"def progressbar(iterable, {long_params}) -> 'ProgressBar':\n    return ProgressBar()\n"
+        ),
+        "tests/test_bar.py": (
+            "import pkg.bar\n\n\n"
+            "def _create(**kwargs):\n    bar = pkg.bar.progressbar(range(3))\n    return bar\n\n\n"
+            "def test_bar():\n    with _create(label='x') as bar:\n        pass\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # the return annotation of a signature longer than the stored limit is kept
+    found = calls(edges, "tests/test_bar.py::test_bar")
+    assert {("pkg/bar.py", "ProgressBar.__enter__", "typed"), ("pkg/bar.py", "ProgressBar.__exit__", "typed")} <= found
+    # the helper's body changes (same file): nothing stale
+    changed = files["tests/test_bar.py"].replace("return bar", "return None")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"tests/test_bar.py": changed})
+    assert ("pkg/bar.py", "ProgressBar.__exit__", "typed") not in calls(edges, "tests/test_bar.py::test_bar")
+
+
+DECORATED = {
+    "pkg/core.py": (
+        "import typing as t\n\n\n"
+        "class Command:\n    def main(self):\n        pass\n\n\n"
+        "class Group(Command):\n    def command(self, f) -> Command:\n        return Command()\n\n\n"
+        "def command(name=None) -> t.Callable[[t.Any], Command]:\n    return Command\n\n\n"
+        "def group(name=None) -> 't.Union[Group, t.Callable[..., Group]]':\n    return Group\n"
+    ),
+    "tests/test_cli.py": (
+        "import pkg.core as click\n\n\n"
+        "def test_cli():\n    @click.command()\n    def cli():\n        pass\n\n    cli.main()\n\n"
+        "    @click.group()\n    def grp():\n        pass\n\n    @grp.command\n    def sub():\n        pass\n\n    sub.main()\n"
+    ),
+}
+
+
+def test_decorated_functions_hold_what_the_decorator_returns(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, DECORATED, tmp_path / "i.db")
+    assert ("pkg/core.py", "Command.main", "typed") in calls(edges, "tests/test_cli.py::test_cli")
+    assert ("pkg/core.py", "Group.command", "typed") in calls(edges, "tests/test_cli.py::test_cli.sub")
+    # the decorator's annotation changes in another file: the test is re-resolved
+    changed = DECORATED["pkg/core.py"].replace("t.Callable[[t.Any], Command]", "t.Any")
+    changed = changed.replace("def command(self, f) -> Command", "def command(self, f)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/core.py": changed})
+    assert ("pkg/core.py", "Command.main", "typed") not in calls(edges, "tests/test_cli.py::test_cli")
+
+
+def test_protocols_casts_and_bound_type_variables(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/json.py": "class CompactJSON:\n    def dumps(self, obj):\n        return ''\n",
+        "pkg/ser.py": (
+            "import typing as t\n\nfrom .json import CompactJSON\n\n\n"
+            "class Serial(t.Protocol):\n    def dumps(self, obj): ...\n\n\n"
+            "class Command:\n    def __init__(self, name):\n        pass\n\n\n"
+            "CmdType = t.TypeVar('CmdType', bound='Command')\n\n\n"
+            "def dump(serializer: Serial):\n    return serializer.dumps({})\n\n\n"
+            "def make(cls=None):\n    if cls is None:\n        cls = t.cast(t.Type[CmdType], Command)\n    return cls('x')\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # a value typed by a protocol may be any class with the method: the name decides, not the protocol
+    assert ("pkg/json.py", "CompactJSON.dumps", "name-match") in calls(edges, "pkg/ser.py::dump")
+    assert ("pkg/ser.py", "Command.__init__", "constructor") in calls(edges, "pkg/ser.py::make")
+
+
+def test_imports_of_variables_and_calls_of_a_projects_own_special_methods(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conf.py": "def load():\n    return {}\n\n\nSETTINGS = load()\n",
+        "pkg/html.py": (
+            "class Safe:\n    def __html__(self):\n        return ''\n\n\n"
+            "class Signer:\n    def sign(self):\n        return 1\n\n\n"
+            "class Timed(Signer):\n    def sign(self):\n        return 2\n\n\n"
+            "def make() -> Signer:\n    return Timed()\n\n\n"
+            "def render(obj):\n    make().sign()\n    return obj.__html__()\n"
+        ),
+        "tests/test_conf.py": "from pkg.conf import SETTINGS\n\n\ndef test_settings():\n    assert SETTINGS == {}\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # importing a variable runs the module's body: an import edge to the module
+    imports = {(e[0], e[2], e[3]) for e in edges if e[4] == "import"}
+    assert ("tests/test_conf.py", "pkg/conf.py", "<module>") in imports
+    render = calls(edges, "pkg/html.py::render")
+    assert ("pkg/html.py", "Safe.__html__", "name-match") in render  # a special method of the project's own
+    assert {("pkg/html.py", "Signer.sign", "typed"), ("pkg/html.py", "Timed.sign", "dispatch")} <= render
+    # SETTINGS becomes a function: the import binds it
+    changed = files["pkg/conf.py"].replace("SETTINGS = load()", "def SETTINGS():\n    return load()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/conf.py": changed})
+    assert ("tests/test_conf.py", "pkg/conf.py", "SETTINGS") in {(e[0], e[2], e[3]) for e in edges if e[4] == "import"}

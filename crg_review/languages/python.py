@@ -66,6 +66,24 @@ def is_test(d: Definition, path: str, parent_test: bool) -> bool:
     return False
 
 
+#: longest signature kept whole (``parse.one_line``'s default); longer ones keep their return annotation
+_SIGNATURE_LIMIT = 300
+
+
+def signature(d: Definition, source: bytes) -> str:
+    """``def f(x) -> T`` as written, whitespace collapsed; a long one is cut in its parameters, not in its
+    return annotation (the resolver reads the classes a function returns from there)."""
+    end = d.body.start_byte if d.body is not None else d.node.end_byte
+    sig = " ".join(source[d.node.start_byte : end].decode("utf-8", "replace").split()).rstrip(" :")
+    returns = d.node.child_by_field_name("return_type") if d.kind in ("function", "method") else None
+    if len(sig) <= _SIGNATURE_LIMIT:
+        return sig
+    if returns is None:
+        return sig[: _SIGNATURE_LIMIT - 1] + "…"
+    tail = " -> " + " ".join(_text(returns, source).split())[:120]
+    return sig[: _SIGNATURE_LIMIT - len(tail) - 2] + "…)" + tail
+
+
 def _docstring_of_block(block: Any, source: bytes) -> str:
     if block is None:
         return ""
@@ -159,6 +177,37 @@ def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
     return [Import(module, name, alias, level, line)]
 
 
+#: binary operators and the stem of the methods they call (``+`` → ``__add__``, reflected ``__radd__``)
+OPERATOR_METHODS = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "truediv",
+    "//": "floordiv",
+    "%": "mod",
+    "**": "pow",
+    "@": "matmul",
+    "<<": "lshift",
+    ">>": "rshift",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+}
+#: comparisons: the method of the left operand, and the reflected one of the right
+COMPARISON_METHODS = {
+    "<": ("__lt__", "__gt__"),
+    "<=": ("__le__", "__ge__"),
+    "==": ("__eq__", "__eq__"),
+    "!=": ("__ne__", "__ne__"),
+    ">": ("__gt__", "__lt__"),
+    ">=": ("__ge__", "__le__"),
+}
+#: builtins that call a protocol method of their one argument (``str(x)`` → ``x.__str__()``)
+PROTOCOL_BUILTINS = {
+    name: f"__{name}__"
+    for name in ("str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float")
+}
+
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
 _SETUPS = ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")
 
@@ -192,6 +241,8 @@ def finalize(result: ParseResult) -> None:
     for r in result.references:
         if r.kind == "assign" and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    _drop_unused_facts(result)
+    typed = _typed_values(result)
     refs: list[Reference] = []
     for r in result.references:
         if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
@@ -202,5 +253,80 @@ def finalize(result: ParseResult) -> None:
             refs.append(Reference("call", "__enter__", receiver, r.line, r.scope, 0, ()))
             refs.append(Reference("call", "__exit__", receiver, r.line, r.scope, 3, ()))
             continue
+        if r.kind == "typecall":  # type(self)(...)
+            if r.name in ("self", "cls"):
+                refs.append(Reference("call", "__class__", r.name, r.line, r.scope, None, ()))
+            continue
+        if r.kind == "iterate":  # `for _ in EXPR` runs EXPR.__iter__()
+            receiver = _one_line(r.name)
+            if receiver in typed or _made_by_call(receiver):
+                refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
+            continue
+        if r.kind in ("operator", "roperator", "protocol"):
+            # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
+            method = _protocol_method(r.kind, r.name)
+            if method and (r.receiver in typed or _made_by_call(r.receiver)):
+                refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
+            continue
         refs.append(r)
+        if r.kind == "call":
+            called = f"{r.receiver}.{r.name}" if r.receiver else r.name
+            if called in typed:  # a variable called: its class's __call__, or a class object constructed
+                refs.append(Reference("call", "__call__", called, r.line, r.scope, r.arity, r.keywords))
     result.references = refs
+
+
+def _drop_unused_facts(result: ParseResult) -> None:
+    """Keep the facts only the resolver's type questions read: what a function returns when the file calls
+    it, and a loop variable's items when the loop body uses the variable as a receiver or operand."""
+    called = {r.name for r in result.references if r.kind == "call"}
+    functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
+    used: set[tuple[str, str]] = set()
+    for r in result.references:
+        if r.receiver:
+            used.add((r.scope, r.receiver.split(".", 1)[0].split("(", 1)[0]))
+        if r.kind in ("call", "with", "iterate"):
+            used.add((r.scope, r.name.split(".", 1)[0].split("(", 1)[0]))
+    result.references = [
+        r
+        for r in result.references
+        if not (r.name == "return" and r.kind in ("assign", "alias") and functions.get(r.scope) not in called)
+        and not (r.kind == "element" and (r.scope, r.name) not in used)
+    ]
+
+
+def _protocol_method(kind: str, name: str) -> str:
+    """The method an operator (``kind`` operator: left operand, roperator: right) or a builtin calls."""
+    if kind == "protocol":
+        return PROTOCOL_BUILTINS.get(name, "")
+    if name in COMPARISON_METHODS:
+        return COMPARISON_METHODS[name][kind == "roperator"]
+    stem = OPERATOR_METHODS.get(name)
+    if stem is None:
+        return ""
+    return f"__{stem}__" if kind == "operator" else f"__r{stem}__"
+
+
+def _typed_values(result: ParseResult) -> set[str]:
+    """Variables the file states a type or a value for (``x = f()``, ``x: T``, ``x = y``, ``for x in``): a
+    call of one, or an operator or a loop on one, may run a method of a repository class. A class body's
+    ``x: T = ...`` also stands for ``self.x`` and ``cls.x``."""
+    classes = {s.qualname for s in result.symbols if s.kind == "class"}
+    out: set[str] = set()
+    for r in result.references:
+        if r.kind in ("assign", "alias", "element") and r.name != "return":
+            out.add(r.name)
+            if r.scope in classes and "." not in r.name:
+                out.update((f"self.{r.name}", f"cls.{r.name}"))
+    return out
+
+
+def _made_by_call(text: str) -> bool:
+    """``Cls(...)``, ``make(...)``: a call of a name that is not a builtin (``len(x)`` is no object of ours)."""
+    head = text.partition("(")[0]
+    return bool(head) and text.endswith(")") and head not in _BUILTINS and all(p.isidentifier() for p in head.split("."))
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 200 else text[:200]

@@ -9,6 +9,10 @@
 (call function: [(identifier) (attribute)] @callee arguments: (argument_list) @args) @reference.call
 (call function: [(identifier) (attribute)] @callee arguments: (generator_expression)) @reference.call
 
+; `type(self)(...)` makes another instance of the class (made a call of self.__class__ in finalize)
+((call function: (call function: (identifier) @_type arguments: (argument_list . (identifier) @name .))) @reference.typecall
+  (#eq? @_type "type"))
+
 ; decorators are calls of the decorator (with or without arguments)
 (decorator (identifier) @name) @reference.decorator
 (decorator (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.decorator
@@ -41,10 +45,33 @@
 
 ; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations; aliases `a = b`
 (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.assign
-(assignment left: (identifier) @name type: (type) @receiver) @reference.assign
+(assignment left: [(identifier) (attribute)] @name type: (type) @receiver) @reference.assign
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
 (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
+; `x = cast(T, v)` states x's type; `T = TypeVar("T", bound=B)` makes T stand for B
+((assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)] @_cast arguments: (argument_list . [(identifier) (attribute) (subscript) (string)] @receiver))) @reference.assign
+  (#match? @_cast "(^|[.])cast$"))
+((assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @_typevar arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier) (attribute) (string)] @receiver)))) @reference.alias
+  (#match? @_typevar "(^|[.])TypeVar$")
+  (#eq? @_bound "bound"))
+; what a function returns, as facts of the pseudo-variable `return` (resolve.RETURN_FACT)
+(return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+(return_statement "return" @name [(identifier) (attribute)] @receiver) @reference.alias
+; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
+(for_statement left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver) (identifier) @receiver (attribute) @receiver]) @reference.element
+(for_in_clause left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver) (identifier) @receiver (attribute) @receiver]) @reference.element
+(for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate
+
+; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
+(binary_operator left: [(identifier) (attribute) (call)] @receiver operator: ["+" "-" "*" "/" "//" "%" "**" "@" "<<" ">>" "&" "|" "^"] @name) @reference.operator
+(binary_operator operator: ["+" "-" "*" "/" "//" "%" "**" "@" "<<" ">>" "&" "|" "^"] @name right: [(identifier) (attribute) (call)] @receiver) @reference.roperator
+; comparisons likewise (`a < b`: a.__lt__(b) or b.__gt__(a)); builtins that call a protocol method of their
+; argument (`str(x)`: x.__str__())
+(comparison_operator . [(identifier) (attribute) (call)] @receiver . ["<" "<=" "==" "!=" ">=" ">"] @name) @reference.operator
+(comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver) @reference.roperator
+((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)] @receiver .)) @reference.protocol
+  (#any-of? @name "str" "repr" "len" "hash" "iter" "next" "bool" "abs" "format" "reversed" "bytes" "int" "float"))
 
 ; context managers: `with EXPR [as x]` calls EXPR.__enter__ and EXPR.__exit__ (split in finalize)
 (with_item value: [(identifier) (attribute) (call)] @name) @reference.with
