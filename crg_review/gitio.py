@@ -4,15 +4,20 @@ Diffs come in four kinds (:class:`DiffSpec`): ``A..B`` (tree vs tree), ``A...B``
 staged (HEAD vs index) and worktree (HEAD vs working tree including the index, like ``git diff HEAD``).
 Renames are found at 50% similarity; hunks carry no context lines. Every problem a user can fix is a
 :class:`~crg_review.errors.GitError` whose one-line message says what to do next.
+
+A :class:`Snapshot` (a commit's tree, the staged index or the working tree) is held as a tree of the
+object database plus the few paths where it differs from that tree, so that two snapshots are compared
+by libgit2 in C and only the paths that differ become Python objects.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -23,7 +28,7 @@ from pygit2.enums import DeltaStatus, DiffFind, DiffFlag, DiffOption
 
 from crg_review.errors import GitError
 
-__all__ = ["SHALLOW_FIX", "Diff", "DiffSpec", "Entry", "FileChange", "Hunk", "Repo"]
+__all__ = ["SHALLOW_FIX", "Diff", "DiffSpec", "Entry", "FileChange", "Hunk", "Repo", "Snapshot", "SnapshotKind"]
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +39,14 @@ _TYPE_MASK = 0o170000
 _FILE = 0o100000
 _SYMLINK = 0o120000
 _SUBMODULE = 0o160000
+_TREE = 0o040000
 _RENAME_THRESHOLD = 50
 # without INCLUDE_TYPECHANGE a file that becomes a symlink is a deletion plus an addition
 _DIFF_FLAGS = DiffOption.INCLUDE_TYPECHANGE
 
 Status = Literal["added", "deleted", "modified", "renamed", "copied", "typechange"]
 DiffKind = Literal["range", "merge_base", "staged", "worktree"]
+SnapshotKind = Literal["commit", "staged", "worktree"]
 
 _STATUS: dict[int, Status] = {
     DeltaStatus.ADDED: "added",
@@ -76,6 +83,43 @@ class Entry:
     def is_file(self) -> bool:
         """A regular file, executable or not."""
         return self.mode & _TYPE_MASK == _FILE
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every path of a commit, the staged index or the working tree: the tree ``tree`` (None: the
+    empty tree) with ``overlay`` applied, where a path maps to its entry, or to None when it is absent."""
+
+    tree: str | None
+    overlay: Mapping[str, Entry | None]
+
+    #: the version of :meth:`to_json`; text of another version is not read back
+    FORMAT = 1
+
+    def to_json(self) -> str:
+        """A compact text form (the index keeps the snapshot it was built from in its meta table)."""
+        overlay = {path: None if e is None else [e.oid, e.mode] for path, e in self.overlay.items()}
+        return json.dumps({"format": self.FORMAT, "tree": self.tree, "overlay": overlay}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | None) -> Snapshot | None:
+        """The snapshot :meth:`to_json` wrote, or None for no text, another format or damaged text."""
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+            if data["format"] != cls.FORMAT:
+                return None
+            tree = data["tree"]
+            overlay = {
+                path: None if value is None else Entry(path, str(value[0]), int(value[1]))
+                for path, value in data["overlay"].items()
+            }
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
+        if tree is not None and not isinstance(tree, str):
+            return None
+        return cls(tree, overlay)
 
 
 @dataclass(frozen=True)
@@ -200,32 +244,93 @@ class Repo:
         """True for a shallow clone, whose history stops early."""
         return bool(self._repo.is_shallow)
 
+    def snapshot(self, kind: SnapshotKind, rev: str | None = None) -> Snapshot:
+        """The commit ``rev`` (default HEAD), the staged index or the working tree, as HEAD's tree (a
+        commit's own tree) plus what differs from it; deleted and untracked work-tree files are absent.
+
+        Only the differences are built in Python: libgit2 compares HEAD with the index, and each file's
+        stat with the index (reading only the files whose stat differs)."""
+        if kind == "commit":
+            return Snapshot(str(self._commit(rev or "HEAD").tree_id), {})
+        index = self._index()
+        head = self._head()
+        overlay: dict[str, Entry | None] = {}
+        if head is None:  # no commit yet: every staged path differs from the empty tree
+            overlay.update((e.path, Entry(e.path, str(e.id), int(e.mode))) for e in index)
+        else:
+            for delta in head.tree.diff_to_index(index, flags=_DIFF_FLAGS).deltas:
+                if delta.status == DeltaStatus.DELETED:
+                    overlay[delta.old_file.path] = None
+                else:
+                    file = delta.new_file
+                    overlay[file.path] = Entry(file.path, str(file.id), int(file.mode))
+        if kind == "worktree":
+            changed = 0
+            for delta in index.diff_to_workdir(flags=_DIFF_FLAGS).deltas:
+                path = delta.old_file.path
+                if delta.status == DeltaStatus.DELETED:
+                    overlay[path] = None
+                elif delta.status in (DeltaStatus.MODIFIED, DeltaStatus.TYPECHANGE):
+                    overlay[path] = Entry(path, self._worktree_oid(delta.new_file), int(delta.new_file.mode))
+                changed += 1
+            log.debug("worktree snapshot: %d paths differ from the index", changed)
+        return Snapshot(None if head is None else str(head.tree_id), overlay)
+
+    def entries(self, snapshot: Snapshot) -> list[Entry]:
+        """Every path of ``snapshot`` (files, symlinks, submodules), sorted by path."""
+        listed: dict[str, Entry] = {}
+        if snapshot.tree is not None:
+            flat = pygit2.Index()  # in memory: flattens the tree in C, never touches .git/index
+            flat.read_tree(self._tree(snapshot.tree))
+            listed = {e.path: Entry(e.path, str(e.id), int(e.mode)) for e in flat}
+        for path, entry in snapshot.overlay.items():
+            if entry is None:
+                listed.pop(path, None)
+            else:
+                listed[path] = entry
+        return _sorted(listed.values())
+
+    def changed_paths(self, old: Snapshot, new: Snapshot) -> dict[str, Entry | None] | None:
+        """Every path whose entry may differ between two snapshots, with its entry in ``new`` (None:
+        absent there); a path left out has the same entry in both. None when ``old``'s tree is no
+        longer in the object database (garbage-collected): only a full comparison can tell then."""
+        try:
+            old_tree = None if old.tree is None else self._tree(old.tree)
+        except GitError:
+            return None
+        new_tree = None if new.tree is None else self._tree(new.tree)
+        found: dict[str, Entry | None] = {}
+        if old.tree != new.tree:
+            # without a second tree pygit2 compares with the empty tree
+            if old_tree is None:
+                assert new_tree is not None
+                native = new_tree.diff_to_tree(flags=_DIFF_FLAGS, swap=True)
+            elif new_tree is None:
+                native = old_tree.diff_to_tree(flags=_DIFF_FLAGS)
+            else:
+                native = old_tree.diff_to_tree(new_tree, flags=_DIFF_FLAGS)
+            for delta in native.deltas:
+                if delta.status == DeltaStatus.DELETED:
+                    found[delta.old_file.path] = None
+                else:
+                    file = delta.new_file
+                    found[file.path] = Entry(file.path, str(file.id), int(file.mode))
+        for path in old.overlay.keys() - new.overlay.keys() - found.keys():
+            found[path] = _tree_entry(new_tree, path)
+        found.update(new.overlay)
+        return found
+
     def snapshot_commit(self, rev: str) -> list[Entry]:
         """Every file, symlink and submodule of the commit ``rev``, sorted by path."""
-        flat = pygit2.Index()  # in memory: flattens the tree in C, never touches .git/index
-        flat.read_tree(self._commit(rev).tree)
-        return _sorted(Entry(e.path, str(e.id), int(e.mode)) for e in flat)
+        return self.entries(self.snapshot("commit", rev))
 
     def snapshot_index(self) -> list[Entry]:
         """Every staged path with its staged content, sorted by path."""
         return _sorted(Entry(e.path, str(e.id), int(e.mode)) for e in self._index())
 
     def snapshot_worktree(self) -> list[Entry]:
-        """Every tracked path as it is in the working tree now, sorted; deleted files are left out.
-
-        libgit2 compares each file's stat with the index and only reads the files whose stat differs.
-        """
-        index = self._index()
-        entries = {e.path: Entry(e.path, str(e.id), int(e.mode)) for e in index}
-        changed = list(index.diff_to_workdir(flags=_DIFF_FLAGS).deltas)
-        for delta in changed:
-            path = delta.old_file.path
-            if delta.status == DeltaStatus.DELETED:
-                del entries[path]
-            elif delta.status in (DeltaStatus.MODIFIED, DeltaStatus.TYPECHANGE):
-                entries[path] = Entry(path, self._worktree_oid(delta.new_file), int(delta.new_file.mode))
-        log.debug("worktree snapshot: %d tracked paths, %d differ from the index", len(entries), len(changed))
-        return _sorted(entries.values())
+        """Every tracked path as it is in the working tree now, sorted; deleted files are left out."""
+        return self.entries(self.snapshot("worktree"))
 
     def read_blob(self, oid: str) -> bytes:
         """The content of a blob, or of a work-tree file a snapshot or diff of the worktree has seen."""
@@ -268,6 +373,16 @@ class Repo:
         return Diff(spec, str(base.id), head_commit, head_commit or spec.kind, found)
 
     # -- revisions
+
+    def _tree(self, oid: str) -> pygit2.Tree:
+        """The tree ``oid`` of the object database (a snapshot's base)."""
+        try:
+            found = self._repo.get(oid)
+        except ValueError:
+            found = None
+        if not isinstance(found, pygit2.Tree):
+            raise GitError(f"tree {oid} is not in the repository: rebuild the index (crg-review index --full)")
+        return found
 
     def _head(self) -> pygit2.Commit | None:
         return None if self._repo.head_is_unborn else self._repo.head.peel(pygit2.Commit)
@@ -436,6 +551,18 @@ class Repo:
         if patch.delta.is_binary:
             return True, ()
         return False, tuple(Hunk(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in patch.hunks)
+
+
+def _tree_entry(tree: pygit2.Tree | None, path: str) -> Entry | None:
+    """The entry of a file, symlink or submodule at ``path`` in ``tree``, None when there is none."""
+    if tree is None:
+        return None
+    try:
+        found = tree[path]
+    except KeyError:
+        return None
+    mode = int(found.filemode)
+    return None if mode == _TREE else Entry(path, str(found.id), mode)
 
 
 def _sorted(entries: Iterable[Entry]) -> list[Entry]:

@@ -11,7 +11,7 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -323,9 +323,17 @@ class Store:
 
     # --- files -----------------------------------------------------------------------------------
 
-    def file_oids(self) -> dict[str, str]:
-        """path → blob id of every indexed (or counted-as-skipped) file."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
+    def file_oids(self, paths: Iterable[str] | None = None) -> dict[str, str]:
+        """path → blob id of every indexed (or counted-as-skipped) file, or of those among ``paths``."""
+        if paths is None:
+            return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
+        wanted = sorted(set(paths))
+        found: dict[str, str] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            rows = self.conn.execute(f"SELECT path, oid FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+            found.update((r[0], r[1]) for r in rows)
+        return found
 
     def clear(self) -> None:
         """Forget every file (a full rebuild), keeping the schema and the vectors."""
