@@ -295,3 +295,23 @@ def test_a_size_limit_change_re_evaluates_files_whose_blob_did_not_change(
     report = update(store, repo, size_limit=50)  # and smaller again: now util.py and app.py are too large
     assert store.dump() == full_dump(repo, tmp_path, size_limit=50)
     assert paths(store)["pkg/util.py"] == "skipped:too-large"
+
+
+def test_an_index_of_schema_2_gains_the_inheritance_index_and_keeps_its_files(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    update(store, repo)
+    before = store.dump()
+    with store.atomic():
+        store.conn.execute("DROP INDEX edges_inherit")
+        store.set_meta("schema_version", "2")
+    store.close()
+    reopened = Store.open(tmp_path / "inc.db")
+    try:
+        assert reopened.get_meta("schema_version") == "3"
+        names = {r[0] for r in reopened.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "edges_inherit" in names
+        assert reopened.dump() == before
+        assert update(reopened, repo).unchanged
+    finally:
+        reopened.close()
