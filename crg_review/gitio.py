@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -218,8 +219,10 @@ class Repo:
             raise GitError(f"bare repository: {start} has no work tree (run inside a git work tree or pass --repo)")
         self.root = Path(self._repo.workdir).resolve()
         self.common_dir = _common_dir(Path(self._repo.path))
+        self._found = found
         # blob id -> path for work-tree contents that are not in the object database
         self._worktree_blobs: dict[str, str] = {}
+        self._prefetched: dict[SnapshotKind, _Prefetch] = {}
 
     def head_commit(self) -> str | None:
         """The commit HEAD points at, None before the first commit."""
@@ -244,6 +247,13 @@ class Repo:
         """True for a shallow clone, whose history stops early."""
         return bool(self._repo.is_shallow)
 
+    def prefetch(self, kind: SnapshotKind) -> None:
+        """Start taking the staged or work-tree snapshot in a background thread, for the next
+        :meth:`snapshot` of that kind to pick up: libgit2 stats every tracked file without holding the
+        GIL, so the caller can meanwhile import, open its index and read what it remembered."""
+        if kind != "commit" and kind not in self._prefetched:
+            self._prefetched[kind] = _Prefetch(self._found, kind)
+
     def snapshot(self, kind: SnapshotKind, rev: str | None = None) -> Snapshot:
         """The commit ``rev`` (default HEAD), the staged index or the working tree, as HEAD's tree (a
         commit's own tree) plus what differs from it; deleted and untracked work-tree files are absent.
@@ -252,6 +262,11 @@ class Repo:
         stat with the index (reading only the files whose stat differs)."""
         if kind == "commit":
             return Snapshot(str(self._commit(rev or "HEAD").tree_id), {})
+        prefetched = self._prefetched.pop(kind, None)
+        if prefetched is not None:
+            snapshot, blobs = prefetched.result()
+            self._worktree_blobs.update(blobs)
+            return snapshot
         index = self._index()
         head = self._head()
         overlay: dict[str, Entry | None] = {}
@@ -294,27 +309,14 @@ class Repo:
         """Every path whose entry may differ between two snapshots, with its entry in ``new`` (None:
         absent there); a path left out has the same entry in both. None when ``old``'s tree is no
         longer in the object database (garbage-collected): only a full comparison can tell then."""
-        try:
-            old_tree = None if old.tree is None else self._tree(old.tree)
-        except GitError:
-            return None
         new_tree = None if new.tree is None else self._tree(new.tree)
         found: dict[str, Entry | None] = {}
-        if old.tree != new.tree:
-            # without a second tree pygit2 compares with the empty tree
-            if old_tree is None:
-                assert new_tree is not None
-                native = new_tree.diff_to_tree(flags=_DIFF_FLAGS, swap=True)
-            elif new_tree is None:
-                native = old_tree.diff_to_tree(flags=_DIFF_FLAGS)
-            else:
-                native = old_tree.diff_to_tree(new_tree, flags=_DIFF_FLAGS)
-            for delta in native.deltas:
-                if delta.status == DeltaStatus.DELETED:
-                    found[delta.old_file.path] = None
-                else:
-                    file = delta.new_file
-                    found[file.path] = Entry(file.path, str(file.id), int(file.mode))
+        try:
+            old_tree = None if old.tree is None else self._tree(old.tree)
+            if old.tree != new.tree:
+                _tree_changes(old_tree, new_tree, "", found)
+        except (GitError, KeyError, pygit2.GitError):  # pruned, or a subtree of it
+            return None
         for path in old.overlay.keys() - new.overlay.keys() - found.keys():
             found[path] = _tree_entry(new_tree, path)
         found.update(new.overlay)
@@ -551,6 +553,53 @@ class Repo:
         if patch.delta.is_binary:
             return True, ()
         return False, tuple(Hunk(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in patch.hunks)
+
+
+class _Prefetch:
+    """A snapshot taken in a thread by a second handle on the repository (libgit2 objects are not
+    shared between threads); not a daemon, so the interpreter waits for it before it shuts libgit2 down."""
+
+    def __init__(self, found: str, kind: SnapshotKind) -> None:
+        self._outcome: tuple[Snapshot, dict[str, str]] | BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(found, kind), name=f"crg-review {kind} snapshot")
+        self._thread.start()
+
+    def _run(self, found: str, kind: SnapshotKind) -> None:
+        try:
+            twin = Repo(found)
+            self._outcome = twin.snapshot(kind), twin._worktree_blobs
+        except BaseException as exc:  # noqa: BLE001 (raised again in the thread that asks for the result)
+            self._outcome = exc
+
+    def result(self) -> tuple[Snapshot, dict[str, str]]:
+        """The snapshot and the work-tree blobs it hashed, once the thread is done."""
+        self._thread.join()
+        outcome = self._outcome
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert outcome is not None
+        return outcome
+
+
+def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str, out: dict[str, Entry | None]) -> None:
+    """Add to ``out`` every path whose entry differs between two trees (None: the empty tree), with its
+    entry in ``new`` (None: absent). Subtrees with the same id are skipped: libgit2's tree-to-tree diff
+    reads every tree of both sides (20 ms on django for a one-file commit; this walk: 0.5 ms)."""
+    before = {str(e.name): e for e in old} if old is not None else {}
+    after = {str(e.name): e for e in new} if new is not None else {}
+    for name in before.keys() | after.keys():
+        a, b = before.get(name), after.get(name)
+        if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
+            continue
+        path = prefix + name
+        a_tree = a if isinstance(a, pygit2.Tree) else None
+        b_tree = b if isinstance(b, pygit2.Tree) else None
+        if a_tree is not None or b_tree is not None:
+            _tree_changes(a_tree, b_tree, path + "/", out)
+        if b is not None and b_tree is None:
+            out[path] = Entry(path, str(b.id), int(b.filemode))
+        elif a is not None and a_tree is None:
+            out[path] = None
 
 
 def _tree_entry(tree: pygit2.Tree | None, path: str) -> Entry | None:

@@ -316,6 +316,21 @@ def test_a_garbage_collected_tree_compares_every_path(repo: Path, store: Store, 
     assert "pkg/doomed.py" not in file_paths(store)
 
 
+def test_a_pruned_subtree_of_the_remembered_tree_compares_every_path(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    git(repo, "checkout", "-q", "-b", "doomed")
+    write(repo, "doomed/only.py", "def only():\n    return 0\n")
+    commit(repo, "doomed")
+    update(store, repo, HEAD)
+    subtree = git(repo, "rev-parse", "HEAD:doomed").strip()
+    git(repo, "checkout", "-q", "main")
+    (repo / ".git" / "objects" / subtree[:2] / subtree[2:]).unlink()  # loose: the root tree stays
+    report = check(store, repo, tmp_path)
+    assert report.compared is None
+    assert "doomed/only.py" not in file_paths(store)
+
+
 def test_other_settings_compare_every_path(repo: Path, store: Store, tmp_path: Path) -> None:
     update(store, repo)
     report = check(store, repo, tmp_path, size_limit=40)
