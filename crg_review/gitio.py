@@ -273,7 +273,8 @@ class Repo:
         if head is None:  # no commit yet: every staged path differs from the empty tree
             overlay.update((e.path, Entry(e.path, str(e.id), int(e.mode))) for e in index)
         else:
-            for delta in head.tree.diff_to_index(index, flags=_DIFF_FLAGS).deltas:
+            # Index.diff_to_tree is HEAD -> index like Tree.diff_to_index, but through cffi, without the GIL
+            for delta in index.diff_to_tree(head.tree, flags=_DIFF_FLAGS).deltas:
                 if delta.status == DeltaStatus.DELETED:
                     overlay[delta.old_file.path] = None
                 else:

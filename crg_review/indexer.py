@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: below this many files a full build parses in-process (starting workers costs more than it saves)
 PARALLEL_THRESHOLD = 200
+#: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
+PARSE_AHEAD = 16
 
 @dataclass(frozen=True)
 class Source:
@@ -65,6 +67,8 @@ class UpdateReport:
     #: paths compared with the index: only those git found different from the remembered snapshot,
     #: or None when every path of the snapshot was compared (a full build, or nothing remembered)
     compared: int | None = None
+    #: files parsed while git was still taking the snapshot (see ``_parse_ahead``), among ``parsed``
+    parsed_ahead: int = 0
 
 
 def source_label(repo: Repo, source: Source) -> str:
@@ -144,6 +148,8 @@ def update_index(
         return report
     from .gitio import Snapshot  # the caller has a Repo: pygit2 is loaded already
 
+    ahead = {} if full or source.kind == "commit" else _parse_ahead(store, repo, settings, patterns, size_limit)
+    report.timings["parse_ahead"] = time.perf_counter() - started
     snapshot = repo.snapshot(source.kind, source.rev)
     with store.atomic() as conn:
         previous = None
@@ -205,8 +211,12 @@ def update_index(
             meta[path] = e
         mark = time.perf_counter()
         report.timings["snapshot"] = mark - started
+        fresh = _parse_all([j for j in jobs if (j[0], meta[j[0]].oid) not in ahead], progress, workers)
         with store.bulk_load() if len(jobs) >= PARALLEL_THRESHOLD else nullcontext():
-            for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
+            for path, language, data in jobs:
+                key = (path, meta[path].oid)
+                parsed = ahead[key] if key in ahead else next(fresh)
+                report.parsed_ahead += key in ahead
                 module = hooks_for(language).module_name(path) if language == "python" else path
                 if full:
                     store.add_file(path, meta[path].oid, len(data), module, parsed)
@@ -249,6 +259,41 @@ def update_index(
         store.set_meta("updated_at", str(int(time.time())))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _parse_ahead(
+    store: Store, repo: Repo, settings: str, patterns: tuple[str, ...], size_limit: int
+) -> dict[tuple[str, str], ParseResult]:
+    """Parse, before the staged or work-tree snapshot is asked for (git may still be taking it in the
+    background, see :meth:`Repo.prefetch`), the files whose blob in HEAD differs from the index: after
+    a commit, most likely this update's work. Keyed by (path, blob id): a parse is used only when the
+    new snapshot has that very blob. Nothing when many files differ (a full build's work)."""
+    from .gitio import Snapshot
+
+    if store.get_meta("settings") != settings or repo.head_commit() is None:
+        return {}
+    previous = Snapshot.from_json(store.get_meta("snapshot"))
+    head = repo.snapshot("commit", "HEAD")
+    if previous is None or previous.tree == head.tree:
+        return {}
+    differ = repo.changed_paths(previous, head)
+    if differ is None:
+        return {}
+    wanted = _wanted(differ.items(), patterns)
+    stored = store.file_oids(wanted)
+    todo = [(path, e) for path, e in wanted.items() if e.is_file and stored.get(path) != e.oid]
+    if len(todo) > PARSE_AHEAD:
+        return {}
+    ahead: dict[tuple[str, str], ParseResult] = {}
+    for path, e in todo:
+        language = language_for_path(path)
+        try:
+            data = repo.read_blob(e.oid)
+        except (KeyError, OSError, ValueError, GitError):  # said, if it matters, when the update reads it
+            continue
+        if language is not None and skip_reason(e, language, data, size_limit) is None:
+            ahead[(path, e.oid)] = parse_blob(path, language, data)
+    return ahead
 
 
 def _storable(path: str) -> str:

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import Config, load_config
 from .errors import IndexBuildError
-from .store import Store, default_db_path
 
 if TYPE_CHECKING:
+    from .config import Config
     from .gitio import SnapshotKind
     from .indexer import Source, UpdateReport
+    from .store import Store
 
 __all__ = ["Workspace", "open_workspace"]
 
@@ -66,6 +66,10 @@ def open_workspace(
     repo = Repo(repo_dir or os.getcwd())
     if prefetch is not None:
         repo.prefetch(prefetch)
+    # imported only now: while git takes the snapshot in the background
+    from .config import load_config
+    from .store import Store, default_db_path
+
     cfg = config or load_config(repo.root)
     if db:
         cfg = cfg.with_overrides("--db", db=db)

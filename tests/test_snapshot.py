@@ -15,11 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from crg_review.errors import GitError
 from crg_review.gitio import Entry, Repo, Snapshot
 from crg_review.indexer import Source, UpdateReport, update_index
 from crg_review.store import Store
 
-from .helpers import commit, git, make_repo, write
+from .helpers import commit, git, git_run, make_repo, write
 
 WORKTREE = Source("worktree")
 STAGED = Source("staged")
@@ -156,6 +157,38 @@ def blob(repo: Path, path: str) -> str:
     return git(repo, "rev-parse", f"HEAD:{path}").strip()
 
 
+def test_a_prefetched_snapshot_is_the_snapshot(repo: Path) -> None:
+    write(repo, "pkg/util.py", UTIL + "# staged\n")
+    git(repo, "add", "pkg/util.py")
+    write(repo, "pkg/app.py", APP + "# unstaged\n")
+    (repo / "pkg/models.py").unlink()
+    for kind in ("worktree", "staged"):
+        opened = Repo(repo)
+        opened.prefetch(kind)  # type: ignore[arg-type]
+        opened.prefetch(kind)  # type: ignore[arg-type]  # once is enough
+        taken = opened.snapshot(kind)  # type: ignore[arg-type]
+        assert taken == Repo(repo).snapshot(kind)  # type: ignore[arg-type]
+        app = {e.path: opened.read_blob(e.oid) for e in opened.entries(taken)}["pkg/app.py"]
+        assert app.endswith(b"# unstaged\n") == (kind == "worktree")  # hashed in the thread, readable here
+    opened = Repo(repo)
+    opened.prefetch("commit")  # nothing to take ahead
+    assert opened.snapshot("commit") == Snapshot(git(repo, "rev-parse", "HEAD^{tree}").strip(), {})
+
+
+def test_a_prefetch_that_fails_fails_where_the_snapshot_is_asked_for(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, "pkg/util.py", "def helper(x):\n    return 2\n")
+    commit(repo, "other")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "pkg/util.py", "def helper(x):\n    return 3\n")
+    commit(repo, "main")
+    assert git_run(repo, "merge", "-q", "other").returncode != 0
+    opened = Repo(repo)
+    opened.prefetch("worktree")
+    with pytest.raises(GitError, match="unresolved merge conflicts in pkg/util.py"):
+        opened.snapshot("worktree")
+
+
 # --- incremental updates that compare only what changed ----------------------------------------------
 
 
@@ -168,6 +201,29 @@ def test_after_a_commit_only_the_committed_paths_are_compared(repo: Path, store:
     assert (report.compared, report.parsed) == (1, 1)
     again = update(store, repo)
     assert (again.compared, again.unchanged) == (0, True)
+
+
+def test_a_committed_file_is_parsed_ahead_and_the_parse_used_only_for_that_blob(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    update(store, repo)
+    write(repo, "pkg/util.py", UTIL + "\n\ndef committed():\n    return 1\n")
+    commit(repo, "edit util")
+    report = check(store, repo, tmp_path)
+    assert (report.parsed, report.parsed_ahead) == (1, 1)
+    # committed, then edited again: the parse of the committed blob is not what the work tree holds
+    write(repo, "pkg/app.py", APP + "\n\ndef committed():\n    return 1\n")
+    commit(repo, "edit app")
+    write(repo, "pkg/app.py", APP + "\n\ndef edited_after():\n    return 1\n")
+    report = check(store, repo, tmp_path)
+    assert (report.parsed, report.parsed_ahead) == (1, 0)
+    assert "edited_after" in {q for _, q, *_ in store.dump()["symbols"]}
+    # committed, then removed from the index: the staged snapshot has no such file
+    write(repo, "pkg/models.py", MODELS + "\n\nclass Other:\n    pass\n")
+    commit(repo, "edit models")
+    git(repo, "rm", "-q", "--cached", "pkg/models.py")
+    report = check(store, repo, tmp_path, STAGED)
+    assert report.parsed_ahead == 0 and "pkg/models.py" not in file_paths(store)
 
 
 def test_staged_unstaged_and_deleted_files(repo: Path, store: Store, tmp_path: Path) -> None:
