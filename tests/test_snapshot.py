@@ -175,6 +175,18 @@ def test_a_prefetched_snapshot_is_the_snapshot(repo: Path) -> None:
     assert opened.snapshot("commit") == Snapshot(git(repo, "rev-parse", "HEAD^{tree}").strip(), {})
 
 
+def test_a_prefetch_in_a_linked_work_tree_sees_that_work_tree(repo: Path, tmp_path: Path) -> None:
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked), "-b", "feature")
+    write(linked, "pkg/util.py", UTIL + "# only in the linked work tree\n")
+    opened = Repo(linked / "pkg")
+    opened.prefetch("worktree")
+    taken = opened.snapshot("worktree")
+    assert taken == Repo(linked).snapshot("worktree") != Repo(repo).snapshot("worktree")
+    assert set(taken.overlay) == {"pkg/util.py"}
+    assert opened.read_blob(taken.overlay["pkg/util.py"].oid).endswith(b"linked work tree\n")  # type: ignore[union-attr]
+
+
 def test_a_prefetch_that_fails_fails_where_the_snapshot_is_asked_for(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "other")
     write(repo, "pkg/util.py", "def helper(x):\n    return 2\n")
