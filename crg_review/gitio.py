@@ -243,7 +243,7 @@ class Repo:
         self._found = found
         # blob id -> path for work-tree contents that are not in the object database
         self._worktree_blobs: dict[str, str] = {}
-        self._prefetched: dict[SnapshotKind, _Prefetch] = {}
+        self._prefetch: _Prefetch | None = None
 
     def head_commit(self) -> str | None:
         """The commit HEAD points at, None before the first commit."""
@@ -269,11 +269,12 @@ class Repo:
         return bool(self._repo.is_shallow)
 
     def prefetch(self, kind: SnapshotKind) -> None:
-        """Start taking the staged or work-tree snapshot in a background thread, for the next
-        :meth:`snapshot` of that kind to pick up: libgit2 stats every tracked file without holding the
-        GIL, so the caller can meanwhile import, open its index and read what it remembered."""
-        if kind != "commit" and kind not in self._prefetched:
-            self._prefetched[kind] = _Prefetch(self._found, kind)
+        """For a work-tree snapshot: start comparing the work tree with the index in a background thread,
+        for the next :meth:`snapshot` to pick up. libgit2 stats every tracked file without holding the
+        GIL, so the caller can meanwhile import, open its index and read what it remembered. (A staged
+        or commit snapshot reads no work tree: nothing to start.)"""
+        if kind == "worktree" and self._prefetch is None:
+            self._prefetch = _Prefetch(self._found)
 
     def snapshot(self, kind: SnapshotKind, rev: str | None = None) -> Snapshot:
         """The commit ``rev`` (default HEAD), the staged index or the working tree, as HEAD's tree (a
@@ -283,11 +284,6 @@ class Repo:
         stat with the index (reading only the files whose stat differs)."""
         if kind == "commit":
             return Snapshot(str(self._commit(rev or "HEAD").tree_id), {})
-        prefetched = self._prefetched.pop(kind, None)
-        if prefetched is not None:
-            snapshot, blobs = prefetched.result()
-            self._worktree_blobs.update(blobs)
-            return snapshot
         index = self._index()
         head = self._head()
         overlay: dict[str, Entry | None] = {}
@@ -302,15 +298,17 @@ class Repo:
                     file = delta.new_file
                     overlay[file.path] = Entry(file.path, str(file.id), int(file.mode))
         if kind == "worktree":
-            changed = 0
-            for delta in index.diff_to_workdir(flags=_DIFF_FLAGS).deltas:
-                path = delta.old_file.path
-                if delta.status == DeltaStatus.DELETED:
-                    overlay[path] = None
-                elif delta.status in (DeltaStatus.MODIFIED, DeltaStatus.TYPECHANGE):
-                    overlay[path] = Entry(path, self._worktree_oid(delta.new_file), int(delta.new_file.mode))
-                changed += 1
-            log.debug("worktree snapshot: %d paths differ from the index", changed)
+            prefetch, self._prefetch = self._prefetch, None
+            # the thread compared the work tree with the index it read: used only if that is the index read
+            # here (git replaces the index file, never rewrites it, so an unchanged identity is the same index)
+            taken = None if prefetch is None else prefetch.result(self._index_identity())
+            if taken is None:
+                workdir = self._workdir_changes(index)
+            else:
+                workdir, blobs = taken
+                self._worktree_blobs.update(blobs)
+            overlay.update(workdir)
+            log.debug("worktree snapshot: %d paths differ from the index", len(workdir))
         return Snapshot(None if head is None else str(head.tree_id), overlay)
 
     def entries(self, snapshot: Snapshot) -> list[Entry]:
@@ -462,18 +460,44 @@ class Repo:
         Inside a git hook, ``GIT_INDEX_FILE`` names the index being committed (``git commit -a`` and
         ``git commit PATH`` stage into a temporary one): that is the one to review."""
         index: pygit2.Index = self._repo.index
-        alternate = os.environ.get("GIT_INDEX_FILE")
-        if alternate:
-            path = Path(alternate) if os.path.isabs(alternate) else self.root / alternate
-            if path.is_file():
-                index = pygit2.Index(str(path))
-                index._repo = self._repo  # type: ignore[assignment]  # as Repository.index does: diffs need it
+        path = self._index_file()
+        if path != Path(self._repo.path) / "index":
+            index = pygit2.Index(str(path))
+            index._repo = self._repo  # type: ignore[assignment]  # as Repository.index does: diffs need it
         index.read(False)
         if index.conflicts is not None:
             paths = sorted({next(e for e in sides if e is not None).path for sides in index.conflicts})
             named = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
             raise GitError(f"unresolved merge conflicts in {named}: resolve them (git add) and run again")
         return index
+
+    def _workdir_changes(self, index: pygit2.Index) -> dict[str, Entry | None]:
+        """The tracked paths whose work-tree file differs from ``index`` (None: deleted), hashed as git would."""
+        changes: dict[str, Entry | None] = {}
+        for delta in index.diff_to_workdir(flags=_DIFF_FLAGS).deltas:
+            path = delta.old_file.path
+            if delta.status == DeltaStatus.DELETED:
+                changes[path] = None
+            elif delta.status in (DeltaStatus.MODIFIED, DeltaStatus.TYPECHANGE):
+                changes[path] = Entry(path, self._worktree_oid(delta.new_file), int(delta.new_file.mode))
+        return changes
+
+    def _index_file(self) -> Path:
+        """The index file :meth:`_index` reads."""
+        alternate = os.environ.get("GIT_INDEX_FILE")
+        if alternate:
+            path = Path(alternate) if os.path.isabs(alternate) else self.root / alternate
+            if path.is_file():
+                return path
+        return Path(self._repo.path) / "index"
+
+    def _index_identity(self) -> tuple[int, int, int, int] | None:
+        """What tells one version of the index file from another (None: there is none yet)."""
+        try:
+            st = os.stat(self._index_file())
+        except OSError:
+            return None
+        return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
     def _worktree_oid(self, file: pygit2.DiffFile) -> str:
         """The blob id of a work-tree file a diff saw; hashed here when libgit2 did not need to."""
@@ -578,29 +602,36 @@ class Repo:
 
 
 class _Prefetch:
-    """A snapshot taken in a thread by a second handle on the repository (libgit2 objects are not
-    shared between threads); not a daemon, so the interpreter waits for it before it shuts libgit2 down."""
+    """The work tree compared with the index in a thread, by a second handle on the repository (libgit2
+    objects are not shared between threads); not a daemon, so the interpreter waits for it before it
+    shuts libgit2 down."""
 
-    def __init__(self, found: str, kind: SnapshotKind) -> None:
-        self._outcome: tuple[Snapshot, dict[str, str]] | BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(found, kind), name=f"crg-review {kind} snapshot")
+    def __init__(self, found: str) -> None:
+        self._outcome: tuple[tuple[int, int, int, int] | None, dict[str, Entry | None], dict[str, str]] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(found,), name="crg-review work-tree snapshot")
         self._thread.start()
 
-    def _run(self, found: str, kind: SnapshotKind) -> None:
+    def _run(self, found: str) -> None:
         try:
             twin = Repo(found)
-            self._outcome = twin.snapshot(kind), twin._worktree_blobs
+            identity = twin._index_identity()  # before reading: a later change of the file shows
+            changes = twin._workdir_changes(twin._index())
+            self._outcome = identity, changes, twin._worktree_blobs
         except BaseException as exc:  # noqa: BLE001 (raised again in the thread that asks for the result)
-            self._outcome = exc
+            self._error = exc
 
-    def result(self) -> tuple[Snapshot, dict[str, str]]:
-        """The snapshot and the work-tree blobs it hashed, once the thread is done."""
+    def result(
+        self, identity: tuple[int, int, int, int] | None
+    ) -> tuple[dict[str, Entry | None], dict[str, str]] | None:
+        """(the work-tree changes, the blobs hashed for them) once the thread is done, if it compared
+        with the index of that ``identity``; None when it read another one."""
         self._thread.join()
-        outcome = self._outcome
-        if isinstance(outcome, BaseException):
-            raise outcome
-        assert outcome is not None
-        return outcome
+        if self._error is not None:
+            raise self._error
+        assert self._outcome is not None
+        seen, changes, blobs = self._outcome
+        return (changes, blobs) if seen == identity else None
 
 
 def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str, out: dict[str, Entry | None]) -> None:

@@ -175,6 +175,18 @@ def test_a_prefetched_snapshot_is_the_snapshot(repo: Path) -> None:
     assert opened.snapshot("commit") == Snapshot(git(repo, "rev-parse", "HEAD^{tree}").strip(), {})
 
 
+def test_a_prefetch_that_read_an_index_replaced_since_is_not_used(repo: Path) -> None:
+    write(repo, "pkg/util.py", UTIL + "# edited\n")
+    opened = Repo(repo)
+    opened.prefetch("worktree")
+    opened._prefetch._thread.join()  # type: ignore[union-attr]  # it compared the work tree with the old index
+    git(repo, "add", "pkg/util.py")  # a new index file...
+    write(repo, "pkg/util.py", UTIL)  # ...and the work tree back to HEAD
+    taken = opened.snapshot("worktree")
+    assert taken == Repo(repo).snapshot("worktree")
+    assert taken.overlay["pkg/util.py"] == Entry("pkg/util.py", blob(repo, "pkg/util.py"), 0o100644)
+
+
 def test_a_prefetch_in_a_linked_work_tree_sees_that_work_tree(repo: Path, tmp_path: Path) -> None:
     linked = tmp_path / "linked"
     git(repo, "worktree", "add", "-q", str(linked), "-b", "feature")
