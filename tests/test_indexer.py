@@ -14,7 +14,7 @@ from crg_review.indexer import Source, UpdateReport, update_index
 from crg_review.store import Store
 from crg_review.workspace import open_workspace
 
-from .helpers import commit, git, make_repo, write
+from .helpers import commit, full_index_dump, git, make_repo, write
 
 WORKTREE = Source("worktree")
 STAGED = Source("staged")
@@ -47,15 +47,8 @@ def update(store: Store, repo: Path, source: Source = WORKTREE, **kwargs: Any) -
 
 def full_dump(repo: Path, tmp_path: Path, source: Source = WORKTREE, **kwargs: Any) -> dict[str, Any]:
     """The dump of a from-scratch full index of ``source`` in a new database."""
-    path = tmp_path / "full.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    store = Store.open(path)
-    try:
-        update_index(store, Repo(repo), source, full=True, **kwargs)
-        return store.dump()
-    finally:
-        store.close()
+    dump: dict[str, Any] = full_index_dump(repo, tmp_path / "full.db", source, **kwargs)
+    return dump
 
 
 def paths(store: Store) -> dict[str, str]:

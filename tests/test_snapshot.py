@@ -20,7 +20,7 @@ from crg_review.gitio import Entry, Repo, Snapshot
 from crg_review.indexer import Source, UpdateReport, update_index
 from crg_review.store import Store
 
-from .helpers import commit, git, git_run, make_repo, write
+from .helpers import commit, full_index_dump, git, git_run, make_repo, write
 
 WORKTREE = Source("worktree")
 STAGED = Source("staged")
@@ -56,14 +56,8 @@ def update(store: Store, repo: Path, source: Source = WORKTREE, **kwargs: Any) -
 
 def full_dump(repo: Path, db: Path, source: Source = WORKTREE, **kwargs: Any) -> dict[str, Any]:
     """The dump of a from-scratch full index of ``source`` in the new database ``db``."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(db) + suffix).unlink(missing_ok=True)
-    store = Store.open(db)
-    try:
-        update_index(store, Repo(repo), source, full=True, **kwargs)
-        return store.dump()
-    finally:
-        store.close()
+    dump: dict[str, Any] = full_index_dump(repo, db, source, **kwargs)
+    return dump
 
 
 def check(store: Store, repo: Path, tmp_path: Path, source: Source = WORKTREE, **kwargs: Any) -> UpdateReport:
