@@ -7,7 +7,8 @@ Renames are found at 50% similarity; hunks carry no context lines. Every problem
 
 A :class:`Snapshot` (a commit's tree, the staged index or the working tree) is held as a tree of the
 object database plus the few paths where it differs from that tree, so that two snapshots are compared
-by libgit2 in C and only the paths that differ become Python objects.
+without listing every path: libgit2 compares the index and the work tree in C, equal subtrees are
+skipped, and only the paths that differ become Python objects.
 """
 
 from __future__ import annotations
@@ -281,7 +282,8 @@ class Repo:
         commit's own tree) plus what differs from it; deleted and untracked work-tree files are absent.
 
         Only the differences are built in Python: libgit2 compares HEAD with the index, and each file's
-        stat with the index (reading only the files whose stat differs)."""
+        stat with the index (reading only the files whose stat differs); that second comparison is the
+        one :meth:`prefetch` started, when it did and read the same index."""
         if kind == "commit":
             return Snapshot(str(self._commit(rev or "HEAD").tree_id), {})
         index = self._index()

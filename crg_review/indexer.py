@@ -43,6 +43,7 @@ PARALLEL_THRESHOLD = 200
 #: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
 PARSE_AHEAD = 16
 
+
 @dataclass(frozen=True)
 class Source:
     """What to index: ``worktree``, ``staged``, or a commit (``rev``)."""
@@ -264,10 +265,11 @@ def update_index(
 def _parse_ahead(
     store: Store, repo: Repo, settings: str, patterns: tuple[str, ...], size_limit: int
 ) -> dict[tuple[str, str], ParseResult]:
-    """Parse, before the staged or work-tree snapshot is asked for (git may still be taking it in the
-    background, see :meth:`Repo.prefetch`), the files whose blob in HEAD differs from the index: after
-    a commit, most likely this update's work. Keyed by (path, blob id): a parse is used only when the
-    new snapshot has that very blob. Nothing when many files differ (a full build's work)."""
+    """Parse, before the staged or work-tree snapshot is asked for (git may still be comparing the work
+    tree in the background, see :meth:`Repo.prefetch`), the files whose blob in HEAD is not the one this
+    index holds: after a commit, most likely this update's work. Keyed by (path, blob id): a parse is
+    used only when the new snapshot has that very blob. Nothing when many files differ (a full build's
+    work)."""
     from .gitio import Snapshot
 
     if store.get_meta("settings") != settings or repo.head_commit() is None:
