@@ -12,10 +12,13 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import CrgError
+
+if TYPE_CHECKING:
+    from .gitio import SnapshotKind
 
 __all__ = ["main"]
 
@@ -64,13 +67,13 @@ def _parser() -> argparse.ArgumentParser:
 _EXTENSIONS: list[Callable[[Any, argparse.ArgumentParser], None]] = []
 
 
-def _workspace(args: argparse.Namespace) -> Any:
+def _workspace(args: argparse.Namespace, prefetch: SnapshotKind | None = None) -> Any:
     from .workspace import open_workspace
 
     config_overrides = {}
     if getattr(args, "size_limit", None) is not None:
         config_overrides["size_limit"] = args.size_limit
-    ws = open_workspace(args.repo, args.db)
+    ws = open_workspace(args.repo, args.db, prefetch=prefetch)
     if config_overrides:
         ws.config = ws.config.with_overrides("command line", **config_overrides)
     return ws
@@ -94,10 +97,12 @@ def _progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], Non
 
 @command("index")
 def _index(args: argparse.Namespace) -> int:
+    kind: SnapshotKind = "staged" if args.staged else "commit" if args.rev else "worktree"
+    ws = _workspace(args, prefetch=kind)  # git stats the work tree while the indexer is imported
+
     from .indexer import Source
 
-    ws = _workspace(args)
-    source = Source("staged") if args.staged else Source("commit", args.rev) if args.rev else Source("worktree")
+    source = Source(kind, args.rev)
     progress, stop = _progress_bar()
     try:
         report = ws.update(source, full=args.full, progress=progress)

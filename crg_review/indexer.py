@@ -4,22 +4,27 @@ A snapshot (a commit's tree, the staged index or the working tree) lists paths w
 Only files whose blob id differs from the stored one are parsed; then every file whose resolution may
 have changed is re-resolved (:func:`resolve.affected_files`). The whole update is one transaction:
 a crash leaves the previous index, and a concurrent indexer waits for the write lock.
+
+The index remembers the snapshot it holds (meta ``snapshot``: a git tree plus the paths that differ
+from it). An incremental update asks git only for the paths that differ between that snapshot and the
+new one, so an update after a small change never lists every path of the repository; without a usable
+remembered snapshot (an older index, other settings, a garbage-collected tree) every path is compared.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
-from contextlib import nullcontext
 import logging
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from . import languages
 from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
@@ -27,7 +32,7 @@ from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, i
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
-    from .gitio import Entry, Repo
+    from .gitio import Entry, Repo, SnapshotKind
 
 __all__ = ["Source", "UpdateReport", "update_index", "parse_blob", "source_label"]
 
@@ -35,13 +40,15 @@ log = logging.getLogger(__name__)
 
 #: below this many files a full build parses in-process (starting workers costs more than it saves)
 PARALLEL_THRESHOLD = 200
+#: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
+PARSE_AHEAD = 16
 
 
 @dataclass(frozen=True)
 class Source:
     """What to index: ``worktree``, ``staged``, or a commit (``rev``)."""
 
-    kind: str  # worktree | staged | commit
+    kind: SnapshotKind  # worktree | staged | commit
     rev: str | None = None
 
 
@@ -58,6 +65,11 @@ class UpdateReport:
     seconds: float = 0.0
     unchanged: bool = False
     timings: dict[str, float] = field(default_factory=dict)
+    #: paths compared with the index: only those git found different from the remembered snapshot,
+    #: or None when every path of the snapshot was compared (a full build, or nothing remembered)
+    compared: int | None = None
+    #: files parsed while git was still taking the snapshot (see ``_parse_ahead``), among ``parsed``
+    parsed_ahead: int = 0
 
 
 def source_label(repo: Repo, source: Source) -> str:
@@ -67,16 +79,21 @@ def source_label(repo: Repo, source: Source) -> str:
     return source.kind
 
 
-def _entries(repo: Repo, source: Source) -> list[Entry]:
-    if source.kind == "commit":
-        return repo.snapshot_commit(source.rev or "HEAD")
-    if source.kind == "staged":
-        return repo.snapshot_index()
-    return repo.snapshot_worktree()
-
-
 def _excluded(path: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def _wanted(entries: Iterable[tuple[str, Entry | None]], patterns: tuple[str, ...]) -> dict[str, Entry]:
+    """The entries the index keeps a row for (parsed or counted as skipped), by stored path."""
+    wanted: dict[str, Entry] = {}
+    for path, e in entries:
+        if e is None:
+            continue
+        language = language_for_path(path)
+        if (language is None and not (e.is_symlink or e.is_submodule)) or _excluded(path, patterns):
+            continue
+        wanted[_storable(path)] = e
+    return wanted
 
 
 def skip_reason(entry: Entry, language: str | None, data: bytes | None, size_limit: int) -> str | None:
@@ -123,29 +140,40 @@ def update_index(
     report = UpdateReport(full=full)
     label = source_label(repo, source)
     patterns = tuple(excludes)
-    settings = json.dumps([size_limit, sorted(patterns)])
+    # which paths are indexed also depends on the extensions this version knows
+    settings = json.dumps([size_limit, sorted(patterns), sorted(languages._EXTENSIONS.items())])
     if not full and source.kind == "commit" and store.get_meta("indexed") == label and store.get_meta("settings") == settings:
         # a commit never changes: indexed with the same settings, there is nothing to compare
         report.indexed, report.unchanged = label, True
         report.seconds = time.perf_counter() - started
         return report
-    entries = _entries(repo, source)
+    from .gitio import Snapshot  # the caller has a Repo: pygit2 is loaded already
+
+    ahead = {} if full or source.kind == "commit" else _parse_ahead(store, repo, settings, patterns, size_limit)
+    report.timings["parse_ahead"] = time.perf_counter() - started
+    snapshot = repo.snapshot(source.kind, source.rev)
     with store.atomic() as conn:
+        previous = None
+        if not full and store.get_meta("settings") == settings:
+            previous = Snapshot.from_json(store.get_meta("snapshot"))
         store.set_meta("settings", settings)
-        if full:
-            store.clear()
-        stored = store.file_oids()
-        wanted: dict[str, Entry] = {}
-        for e in entries:
-            language = language_for_path(e.path)
-            if (language is None and not (e.is_symlink or e.is_submodule)) or _excluded(e.path, patterns):
-                continue
-            wanted[_storable(e.path)] = e
+        store.set_meta("snapshot", snapshot.to_json())
+        candidates = None if previous is None else repo.changed_paths(previous, snapshot)
+        if candidates is None:
+            if full:
+                store.clear()
+            stored = store.file_oids()
+            wanted = _wanted(((e.path, e) for e in repo.entries(snapshot)), patterns)
+        else:
+            wanted = _wanted(candidates.items(), patterns)
+            stored = store.file_oids([_storable(p) for p in candidates])
         deleted = sorted(p for p in stored if p not in wanted)
         changed = sorted(p for p, e in wanted.items() if stored.get(p) != e.oid)
-        if not full:
+        if candidates is None and not full:
             changed = sorted(set(changed) | _limit_changed(conn, wanted, size_limit))
         report.indexed = label
+        report.compared = None if candidates is None else len(candidates)
+        log.debug("update: %s paths compared, %d changed, %d deleted", report.compared, len(changed), len(deleted))
         if not deleted and not changed and not full:
             store.set_meta("indexed", label)
             report.unchanged = True
@@ -184,8 +212,12 @@ def update_index(
             meta[path] = e
         mark = time.perf_counter()
         report.timings["snapshot"] = mark - started
+        fresh = _parse_all([j for j in jobs if (j[0], meta[j[0]].oid) not in ahead], progress, workers)
         with store.bulk_load() if len(jobs) >= PARALLEL_THRESHOLD else nullcontext():
-            for (path, language, data), parsed in zip(jobs, _parse_all(jobs, progress, workers), strict=True):
+            for path, language, data in jobs:
+                key = (path, meta[path].oid)
+                parsed = ahead[key] if key in ahead else next(fresh)
+                report.parsed_ahead += key in ahead
                 module = hooks_for(language).module_name(path) if language == "python" else path
                 if full:
                     store.add_file(path, meta[path].oid, len(data), module, parsed)
@@ -212,7 +244,8 @@ def update_index(
                 _clear_edges(conn, extra)
                 resolver.resolve_bases(sorted(extra))
                 targets |= extra
-            resolver = Resolver(conn)  # base look-ups cached before the second pass are stale
+            # the same resolver goes on: resolve_bases resets every cache derived from inherit edges, and
+            # the others (paths, names, imports) hold, so a second one would only rebuild them
         ordered = sorted(targets)
         if full:
             with store.bulk_load(EDGE_INDEXES):
@@ -227,6 +260,42 @@ def update_index(
         store.set_meta("updated_at", str(int(time.time())))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _parse_ahead(
+    store: Store, repo: Repo, settings: str, patterns: tuple[str, ...], size_limit: int
+) -> dict[tuple[str, str], ParseResult]:
+    """Parse, before the staged or work-tree snapshot is asked for (git may still be comparing the work
+    tree in the background, see :meth:`Repo.prefetch`), the files whose blob in HEAD is not the one this
+    index holds: after a commit, most likely this update's work. Keyed by (path, blob id): a parse is
+    used only when the new snapshot has that very blob. Nothing when many files differ (a full build's
+    work)."""
+    from .gitio import Snapshot
+
+    if store.get_meta("settings") != settings or repo.head_commit() is None:
+        return {}
+    previous = Snapshot.from_json(store.get_meta("snapshot"))
+    head = repo.snapshot("commit", "HEAD")
+    if previous is None or previous.tree == head.tree:
+        return {}
+    differ = repo.changed_paths(previous, head)
+    if differ is None:
+        return {}
+    wanted = _wanted(differ.items(), patterns)
+    stored = store.file_oids(wanted)
+    todo = [(path, e) for path, e in wanted.items() if e.is_file and stored.get(path) != e.oid]
+    if len(todo) > PARSE_AHEAD:
+        return {}
+    ahead: dict[tuple[str, str], ParseResult] = {}
+    for path, e in todo:
+        language = language_for_path(path)
+        try:
+            data = repo.read_blob(e.oid)
+        except (KeyError, OSError, ValueError, GitError):  # said, if it matters, when the update reads it
+            continue
+        if language is not None and skip_reason(e, language, data, size_limit) is None:
+            ahead[(path, e.oid)] = parse_blob(path, language, data)
+    return ahead
 
 
 def _storable(path: str) -> str:
@@ -278,6 +347,7 @@ def _parse_all(
                 progress(i, total)
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor  # only full builds need it: kept out of start-up
 
     ctx = multiprocessing.get_context("forkserver" if hasattr(os, "fork") else "spawn")
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:

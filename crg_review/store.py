@@ -11,7 +11,7 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -23,7 +23,7 @@ __all__ = ["Store", "SCHEMA_VERSION", "name_tokens", "fts_quote"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -108,6 +108,7 @@ CREATE INDEX edges_src ON edges(src_id);
 CREATE INDEX edges_dst ON edges(dst_id);
 CREATE INDEX edges_file ON edges(file_id);
 CREATE INDEX edges_dst_file ON edges(dst_file_id);
+CREATE INDEX edges_inherit ON edges(dst_id, src_id) WHERE kind='inherit';
 CREATE TABLE unresolved (
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     ref_id INTEGER NOT NULL,        -- a reference of the same file
@@ -132,7 +133,11 @@ _BULK_INDEXES = ("refs_name", "imports_name", "imports_tail", "bases_name", "sym
 EDGE_INDEXES = ("edges_src", "edges_dst", "edges_file", "edges_dst_file")
 
 # Migrations: version N → N+1, applied in order inside one transaction each.
-_MIGRATIONS: dict[int, str] = {}
+_MIGRATIONS: dict[int, str] = {
+    # the class hierarchy is read whole (subclasses, a full build's bases): a scan of one edge in thirty
+    # instead of every edge (django: 8,700 of 298,000; 40 ms → 13 ms per read)
+    2: "CREATE INDEX IF NOT EXISTS edges_inherit ON edges(dst_id, src_id) WHERE kind='inherit';",
+}
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -323,9 +328,17 @@ class Store:
 
     # --- files -----------------------------------------------------------------------------------
 
-    def file_oids(self) -> dict[str, str]:
-        """path → blob id of every indexed (or counted-as-skipped) file."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
+    def file_oids(self, paths: Iterable[str] | None = None) -> dict[str, str]:
+        """path → blob id of every indexed (or counted-as-skipped) file, or of those among ``paths``."""
+        if paths is None:
+            return {r[0]: r[1] for r in self.conn.execute("SELECT path, oid FROM files")}
+        wanted = sorted(set(paths))
+        found: dict[str, str] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            rows = self.conn.execute(f"SELECT path, oid FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+            found.update((r[0], r[1]) for r in rows)
+        return found
 
     def clear(self) -> None:
         """Forget every file (a full rebuild), keeping the schema and the vectors."""

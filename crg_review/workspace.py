@@ -6,11 +6,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .config import Config, load_config
 from .errors import IndexBuildError
-from .indexer import Source, UpdateReport, update_index
-from .store import Store, default_db_path
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .gitio import SnapshotKind
+    from .indexer import Source, UpdateReport
+    from .store import Store
 
 __all__ = ["Workspace", "open_workspace"]
 
@@ -31,6 +35,8 @@ class Workspace:
         progress: Callable[[int, int], None] | None = None,
     ) -> UpdateReport:
         """Bring the index to ``source`` (incrementally unless ``full``)."""
+        from .indexer import update_index
+
         return update_index(
             self.store,
             self.repo,  # type: ignore[arg-type]
@@ -45,11 +51,25 @@ class Workspace:
         self.store.close()
 
 
-def open_workspace(repo_dir: str | None, db: str | None = None, config: Config | None = None) -> Workspace:
-    """Open the repository at ``repo_dir`` (discovered upwards), its config and its index."""
+def open_workspace(
+    repo_dir: str | None,
+    db: str | None = None,
+    config: Config | None = None,
+    *,
+    prefetch: SnapshotKind | None = None,
+) -> Workspace:
+    """Open the repository at ``repo_dir`` (discovered upwards), its config and its index.
+
+    ``prefetch``: the snapshot the caller will index, started in the background right away."""
     from .gitio import Repo
 
     repo = Repo(repo_dir or os.getcwd())
+    if prefetch is not None:
+        repo.prefetch(prefetch)
+    # imported only now: while git takes the snapshot in the background
+    from .config import load_config
+    from .store import Store, default_db_path
+
     cfg = config or load_config(repo.root)
     if db:
         cfg = cfg.with_overrides("--db", db=db)

@@ -20,6 +20,7 @@ __all__ = [
     "crg",
     "crg_env",
     "fresh_dump",
+    "full_index_dump",
     "git",
     "git_run",
     "make_repo",
@@ -147,6 +148,23 @@ def fresh_dump(repo: str | os.PathLike[str], db: str | os.PathLike[str], *args: 
     dumped = crg("dump", "--repo", os.fspath(repo), "--db", os.fspath(path))
     assert dumped.code == 0, dumped
     return dumped.json()
+
+
+def full_index_dump(repo: str | os.PathLike[str], db: str | os.PathLike[str], source: Any, **options: Any) -> Any:
+    """The canonical dump of a full index of ``source`` (an ``indexer.Source``) built in-process from scratch
+    in a new file ``db``; ``options`` go to ``update_index`` (``size_limit``, ``excludes``)."""
+    from crg_review.gitio import Repo
+    from crg_review.indexer import update_index
+    from crg_review.store import Store
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    store = Store.open(Path(db))
+    try:
+        update_index(store, Repo(repo), source, full=True, **options)
+        return store.dump()
+    finally:
+        store.close()
 
 
 def run_cli(capsys: object, *argv: str) -> tuple[int, str, str]:

@@ -14,7 +14,7 @@ from crg_review.indexer import Source, UpdateReport, update_index
 from crg_review.store import Store
 from crg_review.workspace import open_workspace
 
-from .helpers import commit, git, make_repo, write
+from .helpers import commit, full_index_dump, git, make_repo, write
 
 WORKTREE = Source("worktree")
 STAGED = Source("staged")
@@ -47,15 +47,8 @@ def update(store: Store, repo: Path, source: Source = WORKTREE, **kwargs: Any) -
 
 def full_dump(repo: Path, tmp_path: Path, source: Source = WORKTREE, **kwargs: Any) -> dict[str, Any]:
     """The dump of a from-scratch full index of ``source`` in a new database."""
-    path = tmp_path / "full.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    store = Store.open(path)
-    try:
-        update_index(store, Repo(repo), source, full=True, **kwargs)
-        return store.dump()
-    finally:
-        store.close()
+    dump: dict[str, Any] = full_index_dump(repo, tmp_path / "full.db", source, **kwargs)
+    return dump
 
 
 def paths(store: Store) -> dict[str, str]:
@@ -295,3 +288,23 @@ def test_a_size_limit_change_re_evaluates_files_whose_blob_did_not_change(
     report = update(store, repo, size_limit=50)  # and smaller again: now util.py and app.py are too large
     assert store.dump() == full_dump(repo, tmp_path, size_limit=50)
     assert paths(store)["pkg/util.py"] == "skipped:too-large"
+
+
+def test_an_index_of_schema_2_gains_the_inheritance_index_and_keeps_its_files(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    update(store, repo)
+    before = store.dump()
+    with store.atomic():
+        store.conn.execute("DROP INDEX edges_inherit")
+        store.set_meta("schema_version", "2")
+    store.close()
+    reopened = Store.open(tmp_path / "inc.db")
+    try:
+        assert reopened.get_meta("schema_version") == "3"
+        names = {r[0] for r in reopened.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "edges_inherit" in names
+        assert reopened.dump() == before
+        assert update(reopened, repo).unchanged
+    finally:
+        reopened.close()
