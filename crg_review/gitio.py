@@ -25,31 +25,10 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from crg_review.errors import GitError
-
-
-def _hide_ca_bundle() -> str | None:
-    """Importing pygit2 loads the system's whole CA bundle into libgit2 (pygit2.settings, about 10 ms of
-    every run); gitio never talks to a remote. While pygit2 loads, ``SSL_CERT_FILE`` names no file, so
-    libgit2 gets only the certificate directory, read lazily. Only when that directory exists (with
-    neither, pygit2 refuses to load). Returns the value to put back (None: unset)."""
-    import ssl
-
-    saved = os.environ.get("SSL_CERT_FILE")
-    if ssl.get_default_verify_paths().capath is not None:
-        os.environ["SSL_CERT_FILE"] = os.path.join(os.devnull, "none")  # never a file
-    return saved
-
-
-_saved_cert_file = _hide_ca_bundle()
-try:
-    import pygit2
-finally:
-    if _saved_cert_file is None:
-        os.environ.pop("SSL_CERT_FILE", None)
-    else:
-        os.environ["SSL_CERT_FILE"] = _saved_cert_file
+import pygit2
 from pygit2.enums import DeltaStatus, DiffFind, DiffFlag, DiffOption
+
+from crg_review.errors import GitError
 
 __all__ = ["SHALLOW_FIX", "Diff", "DiffSpec", "Entry", "FileChange", "Hunk", "Repo", "Snapshot", "SnapshotKind"]
 

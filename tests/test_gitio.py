@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -655,24 +652,3 @@ def test_remote_web_url(repo: Path, url: str, expected: str | None) -> None:
 def test_remote_web_url_without_origin(repo: Path) -> None:
     git(repo, "remote", "add", "upstream", "git@github.com:owner/repo.git")
     assert Repo(repo).remote_web_url() is None
-
-
-# -- importing
-
-
-@pytest.mark.parametrize("cert_file", [None, "/some/where/cacert.pem"])
-def test_importing_leaves_ssl_cert_file_as_it_was(cert_file: str | None) -> None:
-    """pygit2 is imported without its CA bundle (about 10 ms); the environment is put back afterwards."""
-    env = {k: v for k, v in os.environ.items() if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR")}
-    if cert_file is not None:
-        env["SSL_CERT_FILE"] = cert_file
-    script = (
-        "import json, os, ssl, crg_review.gitio, pygit2; "
-        "print(json.dumps([os.environ.get('SSL_CERT_FILE'), pygit2.settings._default_tls_verify_paths is None "
-        "or pygit2.settings._default_tls_verify_paths.cafile, ssl.get_default_verify_paths().capath]))"
-    )
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    after, cafile, capath = json.loads(done.stdout)
-    assert after == cert_file
-    if capath is not None:  # the certificate directory is there: libgit2 got it instead of the bundle
-        assert cafile is None
