@@ -107,14 +107,27 @@ def _index(args: argparse.Namespace) -> int:
     try:
         report = ws.update(source, full=args.full, progress=progress)
         files = ws.store.file_count()
+        embedded = _refresh_vectors(ws) if not report.unchanged else None
     finally:
         stop()
         ws.close()
     skipped = sum(report.skipped.values())
     what = "up to date" if report.unchanged else f"parsed {report.parsed} file(s), removed {report.deleted}"
     extra = f", skipped {skipped} ({', '.join(f'{k}: {v}' for k, v in sorted(report.skipped.items()))})" if skipped else ""
-    print(f"crg-review: index of {report.indexed} ({files} files) {what}{extra} in {report.seconds:.2f}s")
+    vectors = f", {embedded} symbol text(s) embedded" if embedded else ""
+    print(f"crg-review: index of {report.indexed} ({files} files) {what}{extra}{vectors} in {report.seconds:.2f}s")
     return 0
+
+
+def _refresh_vectors(ws: Any) -> int | None:
+    """Re-embed the symbols whose text changed, once the index holds vectors (someone ran ``crg-review
+    search``); never the first embedding, so an index without search stays free of numpy and models."""
+    if not ws.store.has_vectors():
+        return None
+    from .search import update_search_index
+
+    with ws.store.atomic():
+        return update_search_index(ws.store, ws.repo, model=ws.config.embed_model)
 
 
 @command("stats")

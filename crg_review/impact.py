@@ -1772,7 +1772,7 @@ def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Rela
     same change"). Only when the index already has vectors (``crg-review search`` fills them): a review
     never loads an embedding model on its own, so the pre-commit path stays fast."""
     conn = ws.store.conn
-    if conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is None:
+    if not ws.store.has_vectors():
         return []
 
     def ids(rows: Iterable[tuple[str, str]]) -> list[int]:

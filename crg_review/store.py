@@ -606,6 +606,11 @@ class Store:
         """How many files the index holds (parsed ones: the skipped are counted in :meth:`stats`)."""
         return int(self.conn.execute("SELECT count(*) FROM files WHERE status NOT LIKE 'skipped:%'").fetchone()[0])
 
+    def has_vectors(self) -> bool:
+        """Whether any symbol was ever embedded (``crg-review search`` ran here): then the commands that
+        update the index keep the vectors current too."""
+        return self.conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
+
     def stats(self) -> dict[str, Any]:
         """Counts that describe the index (deterministic key order)."""
         q = self.conn.execute

@@ -545,6 +545,37 @@ def test_cli_search_json(tmp_path: Path) -> None:
     assert text.out.rstrip().endswith("(hybrid: 4 result(s))") or "hybrid" in text.out.splitlines()[-1]
 
 
+def test_cli_index_re_embeds_changed_symbols_once_the_index_has_vectors(tmp_path: Path) -> None:
+    root = shop(tmp_path)
+    db = tmp_path / "index.db"
+    write(root, "shop/extra.py", "def shipping_fee(weight):\n    return weight * 2\n")
+    commit(root, "extra")
+    assert crg("index", "--repo", str(root), "--db", str(db)).code == 0
+    write(root, "shop/extra.py", "def shipping_fee(weight):\n    return weight * 3\n")
+    before = crg("index", "--repo", str(root), "--db", str(db))
+    assert before.code == 0 and "embedded" not in before.out  # no vectors yet: none are made
+    store = Store.open(db)
+    assert not store.has_vectors()
+    store.close()
+
+    assert crg("search", "discount", "--repo", str(root), "--db", str(db)).code == 0
+    store = Store.open(db)
+    total = store.conn.execute("SELECT count(*) FROM search_marks").fetchone()[0]
+    store.close()
+    write(root, "shop/extra.py", "def shipping_fee(weight, zone):\n    return weight * zone\n")
+    run = crg("index", "--repo", str(root), "--db", str(db))
+    assert run.code == 0, run
+    embedded = int(run.out.split(" symbol text(s) embedded")[0].rsplit(", ", 1)[1])
+    assert 1 <= embedded < total  # the changed function (and its module), not every symbol
+    store = Store.open(db)
+    from crg_review.embed import load_embedder
+
+    assert not S.needs_update(store, load_embedder("fast").model_id)
+    found = S.search(store, "shipping fee by zone", mode="semantic").results
+    assert found[0].qualified_name == "shipping_fee"
+    store.close()
+
+
 def test_cli_search_with_the_quality_model_and_a_mode(tmp_path: Path) -> None:
     root = shop(tmp_path)
     db = tmp_path / "index.db"
