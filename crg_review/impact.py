@@ -1215,10 +1215,6 @@ def walk_tests(
                         nxt[module] = nxt.get(module, 0) | known[2] | bits
                         if module == e.src:
                             continue
-                if e.kind == "ref" and src.kind in _CLASS_KINDS and node.parent_id == src.id:
-                    # the class body names its own method (``__rmul__ = __mul__``, a table of handlers):
-                    # not a use of it by whoever makes the class; the alias's own uses are calls of it
-                    continue
                 if e.kind == "import" and src.kind == "module":
                     # importing a module is no test of its functions; for a module-level change the
                     # importing test files' tests are the closest we know

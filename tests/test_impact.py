@@ -550,30 +550,6 @@ def test_a_constructor_is_reached_through_references_to_its_class(tmp_path: Path
     assert "tests/test_serial.py::test_make" in selected(review(capsys, repo))
 
 
-def test_a_class_body_alias_of_its_own_method_does_not_select_every_user_of_the_class(
-    tmp_path: Path, capsys: Any
-) -> None:
-    repo = project(tmp_path)
-    write(
-        repo,
-        "pkg/text.py",
-        "class Text:\n    def __init__(self, s):\n        self.s = s\n\n"
-        "    def __mul__(self, n):\n        return Text(self.s * n)\n\n    __rmul__ = __mul__\n\n"
-        "    def upper(self):\n        return Text(self.s.upper())\n",
-    )
-    write(
-        repo,
-        "tests/test_text.py",
-        "from pkg.text import Text\n\n\ndef test_mul():\n    assert (Text('a') * 2).s == 'aa'\n\n\n"
-        "def test_upper():\n    assert Text('a').upper().s == 'A'\n",
-    )
-    commit(repo, "alias")
-    edit(repo, "pkg/text.py", "        return Text(self.s * n)\n", "        return Text(n * self.s)\n")
-    tests = selected(review(capsys, repo))
-    assert "tests/test_text.py::test_mul" in tests  # the operator is a call of __mul__
-    assert "tests/test_text.py::test_upper" not in tests  # it makes a Text, but never multiplies one
-
-
 def test_a_function_called_at_import_time_selects_the_tests_that_import_its_module(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/registry.py", "def make(name):\n    return {'name': name}\n\n\nDEFAULT = make('d')\n")
