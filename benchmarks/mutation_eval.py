@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fetch import CACHE_DIR, fetch_sdist, git, make_git_repo
-from trace_callgraph import is_test_file
+from trace_callgraph import is_test_file, nested_blocks
 
 DEFAULT_PROJECTS = ("click==8.1.7", "itsdangerous==2.2.0")
 MUTANT_STATEMENT = 'raise RuntimeError("crg-review mutant")'
@@ -159,18 +159,6 @@ def _is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
 
-def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
-    """Statement lists under an if/for/while/try/with/match (a def's body is not one of them)."""
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(node, name, None)
-        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            yield block
-    for handler in getattr(node, "handlers", []):
-        yield handler.body
-    for case in getattr(node, "cases", []):
-        yield case.body
-
-
 def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     """(qualname, def) of functions at module or class level, conditional definitions included."""
     for node in body:
@@ -179,7 +167,7 @@ def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.Fun
         elif isinstance(node, ast.ClassDef):
             yield from _functions(node.body, f"{prefix}{node.name}.")
         else:
-            for block in _blocks(node):
+            for block in nested_blocks(node):
                 yield from _functions(block, prefix)
 
 

@@ -77,7 +77,7 @@ def is_test_file(rel: str) -> bool:
 def _defs(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, bool]]:
     """(qualname, is_function) of every def and class in body, nested ones included."""
     for node in body:
-        for child in _nested_blocks(node):
+        for child in nested_blocks(node):
             yield from _defs(child, prefix)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             qualname = f"{prefix}{node.name}"
@@ -85,7 +85,7 @@ def _defs(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, bool]]:
             yield from _defs(node.body, f"{qualname}.")
 
 
-def _nested_blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+def nested_blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
     """Statement lists under an if/for/while/try/with (not under a def or class)."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return

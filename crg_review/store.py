@@ -127,6 +127,19 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(
 );
 """
 
+#: the columns of a symbol row besides id, file_id and qualname, in :meth:`Store._symbol_fields` order
+_SYMBOL_FIELDS = (
+    "parent_id",
+    "kind",
+    "name",
+    "start_line",
+    "end_line",
+    "signature",
+    "docstring",
+    "is_test",
+    "decorators",
+    "params",
+)
 #: indexes that only reads use (deleting a file's rows needs the *_file ones and symbols_parent)
 _BULK_INDEXES = ("refs_name", "imports_name", "imports_tail", "bases_name", "symbols_name")
 #: edge indexes a full resolution does not read (it preloads the inheritance edges)
@@ -226,8 +239,10 @@ class Store:
     def _upgrade(self, version: int | None) -> None:
         if version == SCHEMA_VERSION:
             return
-        if version is not None and version < SCHEMA_VERSION and all(
-            v in _MIGRATIONS for v in range(version, SCHEMA_VERSION)
+        if (
+            version is not None
+            and version < SCHEMA_VERSION
+            and all(v in _MIGRATIONS for v in range(version, SCHEMA_VERSION))
         ):
             for v in range(version, SCHEMA_VERSION):
                 with self.atomic():
@@ -463,25 +478,8 @@ class Store:
         ids.update(fresh)
         self._insert_symbols(fid, [new[q] for q in added], ids, fresh)
         self.conn.executemany(
-            "UPDATE symbols SET parent_id=?, kind=?, name=?, start_line=?, end_line=?, signature=?, docstring=?,"
-            " is_test=?, decorators=?, params=? WHERE id=?",
-            [
-                (
-                    self._parent_id(s, ids),
-                    s.kind,
-                    s.name,
-                    s.start_line,
-                    s.end_line,
-                    s.signature,
-                    s.docstring,
-                    s.is_test,
-                    json.dumps(list(s.decorators)) if s.decorators else "[]",
-                    json.dumps(list(s.params)) if s.params else "[]",
-                    ids[s.qualname],
-                )
-                for s in parsed.symbols
-                if s.qualname in old
-            ],
+            f"UPDATE symbols SET {', '.join(c + '=?' for c in _SYMBOL_FIELDS)} WHERE id=?",
+            [(*self._symbol_fields(s, ids), ids[s.qualname]) for s in parsed.symbols if s.qualname in old],
         )
         if self.has_fts:
             self.conn.executemany(
@@ -491,7 +489,15 @@ class Store:
         self._insert_facts(fid, parsed, ids)
         self.conn.execute(
             "UPDATE files SET language=?, oid=?, size=?, status=?, module=?, is_test=? WHERE id=?",
-            (parsed.language, oid, size, "partial" if parsed.has_errors else "ok", module, parsed.symbols[0].is_test, fid),
+            (
+                parsed.language,
+                oid,
+                size,
+                "partial" if parsed.has_errors else "ok",
+                module,
+                parsed.symbols[0].is_test,
+                fid,
+            ),
         )
         return FileDelta(fid, names, dependents, False)
 
@@ -542,6 +548,22 @@ class Store:
         first = int(self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM symbols").fetchone()[0])
         return {q: first + n for n, q in enumerate(qualnames)}
 
+    @classmethod
+    def _symbol_fields(cls, s: Symbol, ids: dict[str, int]) -> tuple[object, ...]:
+        """The values of :data:`_SYMBOL_FIELDS` for ``s`` (what a re-parse may change about a kept symbol)."""
+        return (
+            cls._parent_id(s, ids),
+            s.kind,
+            s.name,
+            s.start_line,
+            s.end_line,
+            s.signature,
+            s.docstring,
+            s.is_test,
+            json.dumps(list(s.decorators)) if s.decorators else "[]",
+            json.dumps(list(s.params)) if s.params else "[]",
+        )
+
     @staticmethod
     def _parent_id(s: Symbol, ids: dict[str, int]) -> int | None:
         if s.parent:
@@ -551,26 +573,9 @@ class Store:
     def _insert_symbols(self, fid: int, symbols: list[Symbol], ids: dict[str, int], fresh: dict[str, int]) -> None:
         """Insert ``symbols`` (ids from ``ids``, parents looked up there too; FTS rows for them)."""
         self.conn.executemany(
-            "INSERT INTO symbols(id, file_id, parent_id, kind, name, qualname, start_line, end_line, signature,"
-            " docstring, is_test, decorators, params) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    ids[s.qualname],
-                    fid,
-                    self._parent_id(s, ids),
-                    s.kind,
-                    s.name,
-                    s.qualname,
-                    s.start_line,
-                    s.end_line,
-                    s.signature,
-                    s.docstring,
-                    s.is_test,
-                    json.dumps(list(s.decorators)) if s.decorators else "[]",
-                    json.dumps(list(s.params)) if s.params else "[]",
-                )
-                for s in symbols
-            ],
+            f"INSERT INTO symbols(id, file_id, qualname, {', '.join(_SYMBOL_FIELDS)})"
+            f" VALUES (?,?,?,{','.join('?' * len(_SYMBOL_FIELDS))})",
+            [(ids[s.qualname], fid, s.qualname, *self._symbol_fields(s, ids)) for s in symbols],
         )
         if self.has_fts:
             self.conn.executemany(
