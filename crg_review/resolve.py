@@ -65,6 +65,9 @@ _MAX_ANNOTATION_NAMES = 8
 #: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
 Fact = tuple[str, str]
 _JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
+#: look-ups of subclasses, or of paths by suffix, answered one query or scan at a time before the whole table
+#: is loaded at once: an update asks a few (a table load is 15-40 ms on django), a full build thousands
+_ONE_BY_ONE = 64
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ class Resolver:
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] | None = None
+        self._subclasses_all = False  # _subclasses holds every inherit edge (else: the classes asked about)
+        self._subclass_queries = 0
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._child_maps: dict[int, dict[str, Sym]] = {}
@@ -130,6 +135,8 @@ class Resolver:
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._in_progress: set[tuple[int, int, str]] = set()
         self._suffixes: dict[str, list[tuple[str, int]]] | None = None
+        self._suffix_hits: dict[str, list[tuple[str, int]]] = {}
+        self._by_file_name: dict[str, list[tuple[str, int]]] | None = None
         self._members: dict[tuple[int, str, bool], Sym | None] = {}
         self._mro: dict[int, list[int]] = {}
         self._below: dict[int, list[int]] = {}
@@ -249,13 +256,32 @@ class Resolver:
         return self._bases[class_id]
 
     def subclasses_of(self, class_id: int) -> list[int]:
-        if self._subclasses is None:
-            self._subclasses = {}
-            for src, dst in self.conn.execute(
-                "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
-                "WHERE e.kind='inherit' ORDER BY f.path, s.qualname"
-            ):
-                self._subclasses.setdefault(dst, []).append(src)
+        """Direct in-repo subclasses, by path and qualname: one query per class for the first
+        :data:`_ONE_BY_ONE` classes, then every inherit edge at once."""
+        if self._subclasses is None:  # (reset by resolve_bases)
+            self._subclasses, self._subclasses_all, self._subclass_queries = {}, False, 0
+        found = self._subclasses.get(class_id)
+        if found is not None:
+            return found
+        if self._subclasses_all:
+            return []
+        if self._subclass_queries < _ONE_BY_ONE and not self._preloaded:
+            self._subclass_queries += 1
+            found = self._subclasses[class_id] = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT e.src_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
+                    "WHERE e.dst_id=? AND e.kind='inherit' ORDER BY f.path, s.qualname",
+                    (class_id,),
+                )
+            ]
+            return found
+        self._subclasses, self._subclasses_all = {}, True
+        for src, dst in self.conn.execute(
+            "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
+            "WHERE e.kind='inherit' ORDER BY f.path, s.qualname"
+        ):
+            self._subclasses.setdefault(dst, []).append(src)
         return self._subclasses.get(class_id, [])
 
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
@@ -542,16 +568,30 @@ class Resolver:
         if found:
             return found
         # src/ layouts and nested roots: the same module path under some directory; the nearest wins
-        if self._suffixes is None:
-            self._suffixes = _suffix_index(paths)
-        matches = [
-            (p, i) for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py") for p, i in self._suffixes.get(suffix, [])
-        ]
+        matches = [(p, i) for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py") for p, i in self._ending(suffix)]
         if not matches:
             return []
         importer_path = self.file(importer)[0]
         matches.sort(key=lambda m: (-len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
         return [matches[0][1]]
+
+    def _ending(self, suffix: str) -> list[tuple[str, int]]:
+        """The Python files whose path ends with ``suffix`` (``/pkg/mod.py``), sorted: looked up among the
+        files of that name for the first :data:`_ONE_BY_ONE` suffixes, then in an index of every suffix."""
+        if self._suffixes is None and len(self._suffix_hits) < _ONE_BY_ONE:
+            found = self._suffix_hits.get(suffix)
+            if found is None:
+                if self._by_file_name is None:
+                    self._by_file_name = {}
+                    for p, i in sorted(self.path_ids().items()):
+                        if p.endswith((".py", ".pyi")):
+                            self._by_file_name.setdefault(p.rpartition("/")[2], []).append((p, i))
+                same_name = self._by_file_name.get(suffix.rpartition("/")[2], [])
+                found = self._suffix_hits[suffix] = [(p, i) for p, i in same_name if p.endswith(suffix)]
+            return found
+        if self._suffixes is None:
+            self._suffixes = _suffix_index(self.path_ids())
+        return self._suffixes.get(suffix, [])
 
     def _directory_suffix(self, module: str, extensions: tuple[str, ...], *, whole: bool = False) -> list[int]:
         """Files directly in the directory whose path ends with ``module`` (the longest suffix that
