@@ -3,7 +3,9 @@
 Works on a repository that already has a full index (perf_index.py leaves one in
 ``.cache/repos/django-5.0.6-crg``): each round commits one edited function (``fetch.one_function_commit``)
 and times one ``crg-review index`` under ``/usr/bin/time -v``, then one more run that finds the index
-up to date. Prints every round, then the minimum and median, with the load average before and after.
+up to date. With ``--diff``, the command timed is ``crg-review diff HEAD~1..HEAD --format json`` instead
+(output discarded): right after the commit it brings the index to HEAD first, the second run finds it
+there. Prints every round, then the minimum and median, with the load average before and after.
 The rounds add commits to the repository (``git reset --hard`` to a saved commit undoes them).
 """
 
@@ -30,12 +32,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--db", help="index file (default: the repository's own, under its git dir)")
     parser.add_argument("--crg", help="crg-review command (default: this python -m crg_review)")
+    parser.add_argument("--diff", action="store_true", help="time 'diff HEAD~1..HEAD --format json' instead")
     args = parser.parse_args()
     crg = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
-    command = [*crg, "index", "--repo", str(args.repo), *(["--db", args.db] if args.db else [])]
+    where = ["--repo", str(args.repo), *(["--db", args.db] if args.db else [])]
+    index = [*crg, "index", *where]
+    command = [*crg, "diff", "HEAD~1..HEAD", "--format", "json", "--output", os.devnull, *where] if args.diff else index
     print(f"command: {shlex.join(command)} (cwd {args.repo})")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    run_time_v(command, cwd=args.repo)  # bring the index to the work tree first
+    run_time_v(index, cwd=args.repo)  # bring the index to the work tree first
     after_commit: list[TimeReport] = []
     up_to_date: list[TimeReport] = []
     for i in range(args.rounds):

@@ -764,19 +764,38 @@ class Graph:
         ``path`` at module level under a name pytest collects (``Test*``): it runs there again."""
         key = (path, class_name)
         if key not in self._class_imports:
-            found: list[tuple[str, int, str]] = []
-            for fid, ipath, name, alias in self.conn.execute(
-                "SELECT DISTINCT f.id, f.path, i.name, i.alias FROM symbols c JOIN files cf ON cf.id=c.file_id"
+            self.prefetch_class_imports([key])
+        return self._class_imports[key]
+
+    def prefetch_class_imports(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Answer :meth:`test_class_imports` for many (path, class name) at once: the classes in one query
+        per 400, then their importers in one query per 500 classes."""
+        want = sorted({k for k in keys if k not in self._class_imports})
+        if not want:
+            return
+        classes: dict[int, tuple[str, str]] = {}
+        for chunk in _chunks(want, 400):
+            # CROSS JOIN keeps the keys the outer loop: each one is two index look-ups
+            for sid, path, qualname in self.conn.execute(
+                f"WITH k(path, qualname) AS (VALUES {','.join(['(?,?)'] * len(chunk))})"
+                " SELECT c.id, k.path, k.qualname FROM k CROSS JOIN files cf CROSS JOIN symbols c"
+                " WHERE cf.path=k.path AND c.file_id=cf.id AND c.qualname=k.qualname",
+                [x for k in chunk for x in k],
+            ):
+                classes[sid] = (path, qualname)
+        found: dict[tuple[str, str], set[tuple[int, str, str, str | None]]] = {k: set() for k in want}
+        for chunk in _chunks(sorted(classes)):
+            for sid, fid, ipath, name, alias in self.conn.execute(
+                "SELECT DISTINCT c.id, f.id, f.path, i.name, i.alias FROM symbols c"
                 " JOIN edges e ON e.dst_id=c.id AND e.kind='import' JOIN symbols m ON m.id=e.src_id"
                 " JOIN files f ON f.id=e.file_id JOIN imports i ON i.file_id=f.id AND i.line=e.line AND i.name=c.name"
-                " WHERE cf.path=? AND c.qualname=? AND m.kind='module' AND f.is_test=1 AND f.id != cf.id",
-                (path, class_name),
+                f" WHERE c.id IN ({_in(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
+                chunk,
             ):
-                bound = alias or name
-                if bound.startswith(PYTEST_CLASS_PREFIX):
-                    found.append((ipath, fid, bound))
-            self._class_imports[key] = sorted(found)
-        return self._class_imports[key]
+                found[classes[sid]].add((fid, ipath, name, alias))  # DISTINCT per class, as asked one by one
+        for k, rows in found.items():
+            bound = ((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
+            self._class_imports[k] = sorted(b for b in bound if b[2].startswith(PYTEST_CLASS_PREFIX))
 
     # a level of a walk at once
 
@@ -1331,6 +1350,9 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Add the ids under which pytest runs a selected test method again: its class imported into other
     test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
     todo = list(hits.values())
+    graph.prefetch_class_imports(
+        (h.node.path, h.qualname.partition(".")[0]) for h in todo if h.node.language == "python" and "." in h.qualname
+    )
     while todo:
         h = todo.pop()
         if h.node.language != "python" or "." not in h.qualname:
