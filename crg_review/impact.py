@@ -702,7 +702,9 @@ class Graph:
                 " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line"
             )
             args = (_like(package) + "%", module.file_id)
-        return [EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)]
+        return [
+            EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)
+        ]
 
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
