@@ -687,14 +687,23 @@ class Graph:
 
     def file_importers(self, module: Node) -> list[EdgeIn]:
         """Import edges into any symbol of the module's file, as edges into the module: importing any name
-        of a module runs its body."""
-        return [
-            EdgeIn(src, module.id, "import", 1.0, "import-time", line)
-            for src, line in self.conn.execute(
+        of a module runs its body. A package's ``__init__.py`` runs before any of its modules, so importing
+        anything below the package runs it too."""
+        package = _package_dir(module)
+        if package is None:
+            sql = (
                 "SELECT DISTINCT src_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?"
-                " ORDER BY src_id, line",
-                (module.file_id, module.file_id),
+                " ORDER BY src_id, line"
             )
+            args: tuple[object, ...] = (module.file_id, module.file_id)
+        else:
+            sql = (
+                "SELECT DISTINCT e.src_id, e.line FROM files f JOIN edges e ON e.dst_file_id=f.id"
+                " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line"
+            )
+            args = (_like(package) + "%", module.file_id)
+        return [
+            EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)
         ]
 
     def constructed_via(self, method: Node) -> list[EdgeIn]:
@@ -1180,23 +1189,18 @@ def walk_tests(
             depth, reason, _ = state[dst]
             here = state[dst][2] & window.open_at(depth)
             if here and (node.runnable_test or (node.is_test and node.kind in _CLASS_KINDS)):
-                for t in graph.tests_under(node):
-                    _add_hit(hits, t, t.qualname, max(depth, 0), reason, here)
-                    for sub, qual in graph.inherited_tests(t):
-                        _add_hit(hits, sub, qual, max(depth, 0), reason, here)
+                _add_tests(graph, hits, graph.tests_under(node), max(depth, 0), reason, here)
                 window.found(here, depth)
             below = state[dst][2] & window.open_at(depth + 1)
             if below and _is_autouse(node):
-                for t in _autouse_scope(graph, node):
-                    _add_hit(hits, t, t.qualname, depth + 1, "fixture", below)
+                _add_tests(graph, hits, _autouse_scope(graph, node), depth + 1, "fixture", below)
                 window.found(below, depth + 1)
             bits &= window.open_at(depth + 1)
             if not bits:
                 continue
             if dst in executed:
                 if node.in_test_file:  # a test module (or conftest.py) that runs the change on import
-                    for t in _module_tests(graph, node.path):
-                        _add_hit(hits, t, t.qualname, depth + 1, "graph", below)
+                    _add_tests(graph, hits, _module_tests(graph, node.path), depth + 1, "graph", below)
                     window.found(below, depth + 1)
                 edges = graph.file_importers(node)
             else:
@@ -1239,8 +1243,7 @@ def walk_tests(
                     # importing test files' tests are the closest we know
                     if not (dst in start_set and node.kind == "module" and src.in_test_file):
                         continue
-                    for t in graph.tests_in_files([src.path]):
-                        _add_hit(hits, t, t.qualname, depth + 1, "graph", state[dst][2])
+                    _add_tests(graph, hits, graph.tests_in_files([src.path]), depth + 1, "graph", state[dst][2])
                     continue
                 if e.resolution == "name-match" and (demoted or e.confidence < floor):
                     prev = state.get(e.src)
@@ -1335,6 +1338,16 @@ class _DepthWindow:
         return self._open[depth]
 
 
+def _add_tests(
+    graph: Graph, hits: dict[str, TestHit], tests: Iterable[Node], depth: int, reason: str, sources: int
+) -> None:
+    """Each test, and the same test again in the test subclasses that inherit it."""
+    for t in tests:
+        _add_hit(hits, t, t.qualname, depth, reason, sources)
+        for sub, qual in graph.inherited_tests(t):
+            _add_hit(hits, sub, qual, depth, reason, sources)
+
+
 def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, reason: str, sources: int) -> None:
     key = f"{node.path}::{qualname}"
     old = hits.get(key)
@@ -1395,6 +1408,14 @@ def _module_tests(graph: Graph, path: str) -> list[Node]:
         )
     ]
     return graph.tests_in_files(paths)
+
+
+def _package_dir(module: Node) -> str | None:
+    """``a/b/`` for the module ``a/b/__init__.py`` (Python); None for any other module."""
+    if module.language != "python" or posixpath.basename(module.path) != "__init__.py":
+        return None
+    parent = posixpath.dirname(module.path)
+    return parent + "/" if parent else None
 
 
 def _like(text: str) -> str:

@@ -563,6 +563,26 @@ def test_a_function_called_at_import_time_selects_the_tests_that_import_its_modu
     assert "tests/test_chain.py::test_api" not in tests
 
 
+def test_a_call_in_a_package_init_runs_for_every_import_from_the_package(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/sub/__init__.py", "from pkg.sub.registry import setup\n\nsetup()\n")
+    write(repo, "pkg/sub/registry.py", "def prepare():\n    return 1\n\n\ndef setup():\n    return prepare()\n")
+    write(repo, "pkg/sub/tools.py", "def tool():\n    return 2\n")
+    write(
+        repo,
+        "tests/test_tools.py",
+        "from pkg.sub.tools import tool\n\n\ndef test_tool():\n    assert tool()\n\n\n"
+        "class TestBase:\n    def test_base(self):\n        assert tool()\n\n\nclass TestMore(TestBase):\n    pass\n",
+    )
+    commit(repo, "package init calls setup")
+    edit(repo, "pkg/sub/registry.py", "    return 1\n", "    return 3\n")
+    tests = selected(review(capsys, repo))
+    # importing pkg.sub.tools runs pkg/sub/__init__.py first, which calls setup() and so prepare()
+    assert "tests/test_tools.py::test_tool" in tests
+    assert "tests/test_tools.py::TestMore::test_base" in tests  # inherited: it runs again in the subclass
+    assert "tests/test_chain.py::test_api" not in tests  # pkg/__init__.py runs nothing
+
+
 def test_a_name_shared_with_a_builtin_method_is_not_followed_without_its_class(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
