@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import PurePosixPath
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,7 @@ from .languages import hooks_for, query_source
 from .model import MODULE_QUALNAME, Base, Import, ParseResult, Reference, Symbol
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Node, Parser, Query
+    from tree_sitter import Node, Parser, Query
 
 __all__ = ["parse", "Definition"]
 
@@ -55,41 +55,19 @@ class Definition:
     end: int = 0
 
 
-@cache
-def _language(language: str) -> Language:
-    """The grammar, from tree-sitter-language-pack's binding of that one language when it has one (importing
-    the pack also loads the C#, YAML and template grammars: about 10 ms of every command that parses)."""
-    import importlib.machinery
-    import importlib.util
-
-    from tree_sitter import Language
-
-    pack = importlib.util.find_spec("tree_sitter_language_pack")  # found, not imported
-    if pack is not None and pack.submodule_search_locations:
-        loader = (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES)
-        finder = importlib.machinery.FileFinder(f"{pack.submodule_search_locations[0]}/bindings", loader)
-        spec = finder.find_spec(f"tree_sitter_language_pack.bindings.{language}")
-        if spec is not None and spec.loader is not None:
-            binding = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(binding)
-            return Language(binding.language())
-    from tree_sitter_language_pack import get_language
-
-    return get_language(language)  # type: ignore[arg-type]
-
-
 @lru_cache(maxsize=None)
 def _parser(language: str) -> Parser:
-    from tree_sitter import Parser
+    from tree_sitter_language_pack import get_parser
 
-    return Parser(_language(language))
+    return get_parser(language)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=None)
 def _query(language: str) -> Query:
     from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
 
-    return Query(_language(language), query_source(language))
+    return Query(get_language(language), query_source(language))  # type: ignore[arg-type]
 
 
 def text(node: Node | None, source: bytes) -> str:
