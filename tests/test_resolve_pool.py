@@ -74,3 +74,16 @@ def test_a_copy_holds_the_rows_of_the_open_transaction(store: Store, tmp_path: P
     assert store.conn.execute("SELECT count(*) FROM files WHERE module='changed'").fetchone()[0] == 0
     count = "SELECT count(*) FROM edges"
     assert copy.execute(count).fetchone()[0] == store.conn.execute(count).fetchone()[0] > 0
+
+
+def test_a_lookup_index_goes_after_its_pass_and_one_of_the_schema_stays(store: Store) -> None:
+    def indexes() -> set[str]:
+        return {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+
+    with store.atomic():
+        with store.lookup_index("bases_symbol", "bases", "symbol_id"):
+            assert "bases_symbol" in indexes()
+        assert "bases_symbol" not in indexes()
+        with store.lookup_index("bases_file", "bases", "symbol_id"):  # the schema's own index of that name
+            pass
+        assert "bases_file" in indexes()
