@@ -29,6 +29,7 @@ from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
 from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, inherit_pairs
+from .resolve_pool import resolve_everything
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
@@ -233,7 +234,6 @@ def update_index(
         resolver = Resolver(conn)
         if full:
             targets = {r[0] for r in conn.execute("SELECT id FROM files WHERE status NOT LIKE 'skipped:%'")}
-            resolver.preload()
         else:
             targets = affected_files(conn, changed_ids, names, dependents)
             old_bases |= inherit_pairs(conn, targets - changed_ids)
@@ -248,10 +248,10 @@ def update_index(
             # the others (paths, names, imports) hold, so a second one would only rebuild them
         ordered = sorted(targets)
         if full:
-            with store.bulk_load(EDGE_INDEXES):
-                resolver.resolve_bases(ordered)
-                resolver.preload_bases()
-                resolver.resolve_files(ordered)
+            n_workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+            helpers = 1 if n_workers > 1 and len(ordered) >= PARALLEL_THRESHOLD else 0
+            with store.bulk_load(EDGE_INDEXES), store.lookup_index("bases_symbol", "bases", "symbol_id"):
+                resolve_everything(store, resolver, ordered, helpers=helpers)
         else:
             resolver.resolve_files(ordered)
         report.resolved_files = len(ordered)

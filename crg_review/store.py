@@ -332,6 +332,33 @@ class Store:
             for sql in statements:
                 self.conn.execute(sql)
 
+    @contextmanager
+    def lookup_index(self, name: str, table: str, columns: str) -> Iterator[None]:
+        """Inside a transaction: an index that only one pass of reads needs (created, then dropped; one
+        the schema already has stays)."""
+        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?", (name,)).fetchone():
+            yield
+            return
+        self.conn.execute(f"CREATE INDEX {quote_ident(name)} ON {quote_ident(table)}({columns})")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"DROP INDEX IF EXISTS {quote_ident(name)}")
+
+    def copy_to(self, path: Path) -> bool:
+        """Write the whole database as this connection sees it, uncommitted rows included (other
+        processes cannot see them), to ``path`` for :func:`open_copy`; False when this SQLite cannot."""
+        serialize = getattr(self.conn, "serialize", None)
+        if serialize is None:
+            return False
+        try:
+            data = serialize()
+        except sqlite3.Error as exc:  # a build without SQLITE_ENABLE_DESERIALIZE
+            log.debug("cannot serialize the index: %s", exc)
+            return False
+        path.write_bytes(data)
+        return True
+
     # --- meta ------------------------------------------------------------------------------------
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
@@ -736,6 +763,18 @@ def _split_sql(script: str) -> list[str]:
         if lines:
             out.append("\n".join(lines))
     return out
+
+
+def open_copy(path: Path) -> sqlite3.Connection:
+    """An in-memory, private copy of an index written by :meth:`Store.copy_to` (to read and scribble on)."""
+    data = bytearray(path.read_bytes())
+    # the header's file format bytes say WAL; a database in memory has no WAL: rollback journal
+    data[18] = data[19] = 1
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.deserialize(data)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys=OFF")
+    return conn
 
 
 def default_db_path(common_dir: Path) -> Path:
