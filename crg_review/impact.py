@@ -700,8 +700,14 @@ class Graph:
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
         that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
-        constructs it too)."""
-        if method.kind != "method" or method.name not in _CONSTRUCTORS or method.parent_id is None:
+        constructs it too). The same for another special method that no code outside its class hierarchy
+        is known to call: Python runs it on the instances (``getattr(obj, name)`` → ``__getattr__``, ``if
+        obj:``, ``obj[k]`` on a receiver of unknown type), and they are where the class is used."""
+        if method.kind != "method" or method.parent_id is None:
+            return []
+        if method.name not in _CONSTRUCTORS and not (
+            _is_special(method.name) and method.language == "python" and not self._called_from_outside(method)
+        ):
             return []
         classes = [method.parent_id]
         todo = [method.parent_id]
@@ -718,6 +724,16 @@ class Graph:
                 if e.kind in ("call", "ref") and e.src != method.parent_id
             )
         return out
+
+    def _called_from_outside(self, method: Node) -> bool:
+        """Whether a call edge into the method comes from code outside its class, bases and subclasses."""
+        edges = self.callers_of(method, self.incoming([method.id]))
+        if not edges:
+            return False
+        family = {method.parent_id, *self._transitive(method.parent_id, "bases")}  # type: ignore[arg-type]
+        family.update(self._transitive(method.parent_id, "subclasses"))  # type: ignore[arg-type]
+        srcs = self.nodes({e.src for e in edges if e.kind == "call"})
+        return any(n.id not in family and n.parent_id not in family for n in srcs.values())
 
     # tests
 
@@ -757,6 +773,47 @@ class Graph:
             cls = classes[cls_id]
             if cls.is_test and not any(c.name == test.name for c in self._children[cls_id]):
                 out.append((cls, f"{cls.qualname}.{test.name}"))
+        return out
+
+    def base_tests(self, test_class: Node) -> list[tuple[Node, str]]:
+        """(method, qualname under ``test_class``) for the ``test*`` methods a test class inherits from its
+        in-repo bases, mixins that are no test class included (unittest and pytest collect inherited
+        methods); the nearest definition of a name wins and the class's own methods are not listed."""
+        if test_class.kind not in _CLASS_KINDS or not test_class.is_test:
+            return []
+        bases = self._transitive(test_class.id, "bases")
+        if not bases:
+            return []
+        self._load_children([test_class.id, *bases])
+        seen = {c.name for c in self._children[test_class.id]}
+        out: list[tuple[Node, str]] = []
+        for base in bases:
+            for m in self._children[base]:
+                if m.name not in seen and m.kind == "method" and m.name.startswith("test"):
+                    out.append((m, f"{test_class.qualname}.{m.name}"))
+                seen.add(m.name)
+        return out
+
+    def mixin_test_users(self, method: Node) -> list[tuple[Node, str]]:
+        """(test class, qualname) for a ``test*`` method of a class that is no test class (a mixin): the test
+        subclasses that inherit it run it as their own test."""
+        if method.kind != "method" or method.is_test or method.parent_id is None or not method.name.startswith("test"):
+            return []
+        subclasses = self._transitive(method.parent_id, "subclasses")
+        if not subclasses:
+            return []
+        classes = self.nodes(subclasses)
+        self._load_children(subclasses)
+        out: list[tuple[Node, str]] = []
+        for cid in subclasses:
+            cls = classes.get(cid)
+            if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
+                continue
+            owner = next((b for b in self._transitive(cid, "bases") if any(
+                c.name == method.name for c in self.children(b)
+            )), None)
+            if owner == method.parent_id:  # no nearer base defines the name
+                out.append((cls, f"{cls.qualname}.{method.name}"))
         return out
 
     def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
@@ -1165,7 +1222,16 @@ def walk_tests(
                     _add_hit(hits, t, t.qualname, max(depth, 0), reason, here)
                     for sub, qual in graph.inherited_tests(t):
                         _add_hit(hits, sub, qual, max(depth, 0), reason, here)
+                for test_class in [node] if node.kind in _CLASS_KINDS else []:
+                    for _method, qual in graph.base_tests(test_class):
+                        _add_hit(hits, test_class, qual, max(depth, 0), reason, here)
                 window.found(here, depth)
+            elif here and node.kind == "method" and node.name.startswith("test"):
+                mixed_in = graph.mixin_test_users(node)
+                for cls, qual in mixed_in:
+                    _add_hit(hits, cls, qual, max(depth, 0), reason, here)
+                if mixed_in:
+                    window.found(here, depth)
             below = state[dst][2] & window.open_at(depth + 1)
             if below and _is_autouse(node):
                 for t in _autouse_scope(graph, node):
@@ -1342,6 +1408,11 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 node = h.node._replace(path=path, file_id=file_id)
                 _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
                 todo.append(hits[key])
+
+
+def _is_special(name: str) -> bool:
+    """A dunder other than the constructors (``__getattr__``, ``__getitem__``, ``__bool__``, ...)."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__") and name not in _CONSTRUCTORS
 
 
 def _is_autouse(node: Node) -> bool:

@@ -451,3 +451,86 @@ def test_imports_of_variables_and_calls_of_a_projects_own_special_methods(repo: 
     changed = files["pkg/conf.py"].replace("SETTINGS = load()", "def SETTINGS():\n    return load()")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/conf.py": changed})
     assert ("tests/test_conf.py", "pkg/conf.py", "SETTINGS") in {(e[0], e[2], e[3]) for e in edges if e[4] == "import"}
+
+
+VISITORS = {
+    "pkg/visitor.py": (
+        "class NodeVisitor:\n"
+        "    def get_visitor(self, node):\n"
+        "        return getattr(self, f\"visit_{type(node).__name__}\", None)\n\n"
+        "    def visit(self, node):\n        f = self.get_visitor(node)\n        return f(node) if f else None\n\n\n"
+        "class Parser:\n"
+        "    def parse_statement(self, token):\n        f = getattr(self, \"parse_\" + token)\n        return f()\n\n"
+        "    def dispatch(self, token):\n        return getattr(self, \"do_%s\" % token)()\n\n"
+        "    def named(self):\n        return getattr(self, \"parse_for\")\n\n"
+        "    def parse_for(self):\n        return 1\n\n"
+        "    def do_it(self):\n        return 2\n\n"
+        "    def other(self):\n        return 3\n"
+    ),
+    "pkg/gen.py": (
+        "from .visitor import NodeVisitor\n\n\n"
+        "class CodeGenerator(NodeVisitor):\n"
+        "    def visit_If(self, node):\n        return node\n\n"
+        "    def helper(self):\n        return 0\n"
+    ),
+}
+
+
+def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, VISITORS, tmp_path / "i.db")
+    # the visitor returns the method (a reference); a subclass's method of that prefix is one it may return
+    refs = {(e[2], e[3], e[5]) for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert refs == {("pkg/gen.py", "CodeGenerator.visit_If", "getattr")}
+    # looked up and called: a call of each member of the prefix, and of nothing else
+    parse = calls(edges, "pkg/visitor.py::Parser.parse_statement")
+    assert parse == {("pkg/visitor.py", "Parser.parse_for", "getattr")}
+    assert calls(edges, "pkg/visitor.py::Parser.dispatch") == {("pkg/visitor.py", "Parser.do_it", "getattr")}
+    # a whole literal name is that member
+    named = {(e[3], e[4]) for e in edges if e[:2] == ("pkg/visitor.py", "Parser.named")}
+    assert ("Parser.parse_for", "ref") in named
+    # another file's subclass gains a member of the prefix: the visitor's file is re-resolved
+    changed = VISITORS["pkg/gen.py"].replace("def helper(self)", "def visit_For(self, node)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": changed})
+    refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert refs == {"CodeGenerator.visit_If", "CodeGenerator.visit_For"}
+    # a new class becomes a visitor (bases change in a third file)
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db",
+        {"pkg/opt.py": "from .visitor import NodeVisitor\n\n\nclass Optimizer(NodeVisitor):\n    def visit_Const(self, n):\n        return n\n"},
+    )
+    refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert "Optimizer.visit_Const" in refs
+
+
+SUBSCRIPTS = {
+    "pkg/cache.py": (
+        "class Cache:\n"
+        "    def __getitem__(self, key):\n        return key\n\n"
+        "    def pop(self, key):\n        value = self[key]\n        del self[key]\n        return value\n\n"
+        "    def setdefault(self, key, value):\n        if key not in self:\n            self[key] = value\n        return value\n\n\n"
+        "class LRUCache(Cache):\n"
+        "    def __delitem__(self, key):\n        pass\n\n"
+        "    def __setitem__(self, key, value):\n        pass\n\n"
+        "    def __contains__(self, key):\n        return True\n\n\n"
+        "def use(data: dict, cache: LRUCache):\n    data['k'] = 1\n    cache['k'] = data['k']\n"
+    ),
+}
+
+
+def test_subscripts_and_membership_call_the_methods_of_the_object(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, SUBSCRIPTS, tmp_path / "i.db")
+    # self[key] on the base class: its own __getitem__, and what subclasses define (dispatch)
+    pop = calls(edges, "pkg/cache.py::Cache.pop")
+    assert {("pkg/cache.py", "Cache.__getitem__", "self"), ("pkg/cache.py", "LRUCache.__delitem__", "dispatch")} <= pop
+    default = calls(edges, "pkg/cache.py::Cache.setdefault")
+    assert {("pkg/cache.py", "LRUCache.__setitem__", "dispatch"), ("pkg/cache.py", "LRUCache.__contains__", "dispatch")} <= default
+    # a typed receiver; a dict's subscripts are no call of the project
+    use = calls(edges, "pkg/cache.py::use")
+    # (the target of `x[k] = v` counts as read too: one reference per scope, key and kind keeps it simple)
+    assert use == {("pkg/cache.py", "LRUCache.__setitem__", "typed"), ("pkg/cache.py", "Cache.__getitem__", "typed")}
+    # the subclass (another file) defines __getitem__: the base's self[key] reaches it too
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db",
+        {"pkg/ttl.py": "from .cache import Cache\n\n\nclass TTLCache(Cache):\n    def __getitem__(self, key):\n        return 1\n"},
+    )
+    assert ("pkg/ttl.py", "TTLCache.__getitem__", "dispatch") in calls(edges, "pkg/cache.py::Cache.pop")

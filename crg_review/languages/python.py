@@ -6,6 +6,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import builtins
+import re
 
 from ..model import Import, ParseResult, Reference, Symbol
 
@@ -208,6 +209,14 @@ PROTOCOL_BUILTINS = {
     for name in ("str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float")
 }
 
+#: subscripts and membership: the method of the subscripted (or searched) object they run
+SUBSCRIPT_METHODS = {
+    "getitem": "__getitem__",
+    "setitem": "__setitem__",
+    "delitem": "__delitem__",
+    "contains": "__contains__",
+}
+
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
 _SETUPS = ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")
 
@@ -243,8 +252,23 @@ def finalize(result: ParseResult) -> None:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     _drop_unused_facts(result)
     typed = _typed_values(result)
+    called_lookups = _called_lookups(result)
     refs: list[Reference] = []
     for r in result.references:
+        if r.kind in ("getattr", "getattrcall"):
+            if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
+                continue  # the getattrcall reference of the same lookup stands for it
+            looked_up = _looked_up_name(r.name)
+            if looked_up is not None:
+                name, exact = looked_up
+                called = r.kind == "getattrcall" or r.scope in called_lookups
+                receiver = _one_line(r.receiver)
+                if exact:  # getattr(obj, "name"): obj.name, read or called
+                    refs.append(Reference("call" if called else "ref", name, receiver, r.line, r.scope, None, ()))
+                else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
+                    kind = "getattrcall" if called else "getattr"
+                    refs.append(Reference(kind, name + "*", receiver, r.line, r.scope, None, ()))
+            continue
         if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
             continue
         if r.kind == "with":
@@ -262,6 +286,14 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind in SUBSCRIPT_METHODS:
+            # `x[k] = v` runs x.__setitem__(k, v), ... on a typed object or the instance itself (`self[k]`); the
+            # target of `x[k] = v` also counts as read (kept simple: one reference per scope, key and kind)
+            receiver = _one_line(r.receiver)
+            if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
+                arity = 2 if r.kind == "setitem" else 1
+                refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
+            continue
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
@@ -274,6 +306,44 @@ def finalize(result: ParseResult) -> None:
             if called in typed:  # a variable called: its class's __call__, or a class object constructed
                 refs.append(Reference("call", "__call__", called, r.line, r.scope, r.arity, r.keywords))
     result.references = refs
+
+
+#: the literal head of a name built for ``getattr``: ``"visit_" + x``, ``"do_%s" % x``, ``f"on_{x}"``,
+#: ``"on_{}".format(x)``, or a whole literal name
+_LOOKUP_TEXT = re.compile(r"""^([rRuU]?)(["'])([A-Za-z_][A-Za-z0-9_]*)(?:\2\s*([+%])|(%|\{)|\2\.format\(|\2$)""")
+_LOOKUP_FSTRING = re.compile(r"""^[fF][rR]?(["'])([A-Za-z_][A-Za-z0-9_]*)\{""")
+
+
+def _looked_up_name(text: str) -> tuple[str, bool] | None:
+    """``(name, True)`` for a literal member name given to ``getattr``, ``(prefix, False)`` for a name built
+    from a literal head, None when nothing literal is known."""
+    m = _LOOKUP_FSTRING.match(text)
+    if m:
+        return m.group(2), False
+    m = _LOOKUP_TEXT.match(text)
+    if m is None:
+        return None
+    if text.endswith(m.group(2)) and m.end() == len(text):
+        return m.group(3), True
+    return m.group(3), False
+
+
+def _called_lookups(result: ParseResult) -> set[Any]:
+    """What marks a ``getattr`` lookup as called: ``getattr(...)(...)`` (the same lookup's getattr reference,
+    keyed by scope, line, receiver and text), and scopes that call a variable assigned from ``getattr``
+    (``f = getattr(self, "parse_" + x)`` then ``f()``)."""
+    out: set[Any] = set()
+    assigned: dict[str, set[str]] = {}
+    for r in result.references:
+        if r.kind == "getattrcall":
+            out.add((r.scope, r.line, r.receiver, r.name))
+        elif r.kind == "assign" and r.receiver == "getattr" and "." not in r.name:
+            assigned.setdefault(r.scope, set()).add(r.name)
+    if assigned:
+        out.update(
+            r.scope for r in result.references if r.kind == "call" and not r.receiver and r.name in assigned.get(r.scope, ())
+        )
+    return out
 
 
 def _drop_unused_facts(result: ParseResult) -> None:

@@ -29,6 +29,13 @@
 (pair value: (identifier) @name) @reference.ref
 (return_statement (identifier) @name) @reference.ref
 
+; `getattr(obj, "name")` and `getattr(self, f"visit_{...}")`: a member looked up by its name or by a literal
+; prefix (visitor dispatch); `getattr(...)(...)` calls it (made in finalize)
+((call function: (identifier) @_getattr arguments: (argument_list . (_) @receiver . [(string) (binary_operator) (call)] @name)) @reference.getattr
+  (#eq? @_getattr "getattr"))
+((call function: (call function: (identifier) @_getattr arguments: (argument_list . (_) @receiver . [(string) (binary_operator) (call)] @name))) @reference.getattrcall
+  (#eq? @_getattr "getattr"))
+
 ; attribute reads (resolved only when they name a property)
 (attribute object: (_) @receiver attribute: (identifier) @name) @reference.attr
 
@@ -72,6 +79,14 @@
 (comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver) @reference.roperator
 ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)] @receiver .)) @reference.protocol
   (#any-of? @name "str" "repr" "len" "hash" "iter" "next" "bool" "abs" "format" "reversed" "bytes" "int" "float"))
+
+; subscripts call a method of the subscripted object: `x[k]` x.__getitem__, `x[k] = v` x.__setitem__, `del x[k]`
+; x.__delitem__, `k in x` x.__contains__ (made in finalize; @name is the key, the method comes from the kind)
+(subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name) @reference.getitem
+(assignment left: (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.setitem
+(augmented_assignment left: (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.setitem
+(delete_statement (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.delitem
+(comparison_operator (_) ["in" "not in"] @name . [(identifier) (attribute) (call)] @receiver) @reference.contains
 
 ; context managers: `with EXPR [as x]` calls EXPR.__enter__ and EXPR.__exit__ (split in finalize)
 (with_item value: [(identifier) (attribute) (call)] @name) @reference.with
