@@ -463,6 +463,8 @@ VISITORS = {
         "    def parse_statement(self, token):\n        f = getattr(self, \"parse_\" + token)\n        return f()\n\n"
         "    def dispatch(self, token):\n        return getattr(self, \"do_%s\" % token)()\n\n"
         "    def named(self):\n        return getattr(self, \"parse_for\")\n\n"
+        "    def built(self, node):\n        method = 'do_' + node\n        visitor = getattr(self, method, None)\n"
+        "        return visitor()\n\n"
         "    def parse_for(self):\n        return 1\n\n"
         "    def do_it(self):\n        return 2\n\n"
         "    def other(self):\n        return 3\n"
@@ -485,6 +487,8 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     parse = calls(edges, "pkg/visitor.py::Parser.parse_statement")
     assert parse == {("pkg/visitor.py", "Parser.parse_for", "getattr")}
     assert calls(edges, "pkg/visitor.py::Parser.dispatch") == {("pkg/visitor.py", "Parser.do_it", "getattr")}
+    # the name built in a variable first (the idiom of ast.NodeVisitor)
+    assert calls(edges, "pkg/visitor.py::Parser.built") == {("pkg/visitor.py", "Parser.do_it", "getattr")}
     # a whole literal name is that member
     named = {(e[3], e[4]) for e in edges if e[:2] == ("pkg/visitor.py", "Parser.named")}
     assert ("Parser.parse_for", "ref") in named
@@ -534,3 +538,23 @@ def test_subscripts_and_membership_call_the_methods_of_the_object(repo: Path, tm
         {"pkg/ttl.py": "from .cache import Cache\n\n\nclass TTLCache(Cache):\n    def __getitem__(self, key):\n        return 1\n"},
     )
     assert ("pkg/ttl.py", "TTLCache.__getitem__", "dispatch") in calls(edges, "pkg/cache.py::Cache.pop")
+
+
+def test_iterating_builtins_and_truthiness_call_the_methods_of_typed_objects(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/seek.py": (
+            "class Seekable:\n    def __iter__(self):\n        return self\n\n    def __bool__(self):\n        return True\n\n\n"
+            "class Bucket:\n    def __len__(self):\n        return 0\n\n\n"
+            "def use(items):\n    s = Seekable()\n    if s:\n        return sorted(Seekable())\n    b = Bucket()\n"
+            "    assert not b\n    return b\n\n\n"
+            "def other(items):\n    if items:\n        return list(items)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    use = calls(edges, "pkg/seek.py::use")
+    assert {
+        ("pkg/seek.py", "Seekable.__iter__", "typed"),
+        ("pkg/seek.py", "Seekable.__bool__", "typed"),
+        ("pkg/seek.py", "Bucket.__len__", "typed"),
+    } <= use
+    assert calls(edges, "pkg/seek.py::other") == set()  # items is of unknown type: no guess

@@ -208,6 +208,11 @@ PROTOCOL_BUILTINS = {
     name: f"__{name}__"
     for name in ("str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float")
 }
+# builtins that iterate their one argument (`list(x)`: x.__iter__())
+PROTOCOL_BUILTINS.update(
+    (name, "__iter__")
+    for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
+)
 
 #: subscripts and membership: the method of the subscripted (or searched) object they run
 SUBSCRIPT_METHODS = {
@@ -248,25 +253,28 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind == "assign" and "." not in r.name:
+        if r.kind in ("assign", "namestr") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
+    built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
     refs: list[Reference] = []
     for r in result.references:
+        if r.kind == "namestr":
+            continue
         if r.kind in ("getattr", "getattrcall"):
             if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
                 continue  # the getattrcall reference of the same lookup stands for it
-            looked_up = _looked_up_name(r.name)
+            looked_up = _looked_up_name(built_names.get((r.scope, r.name), r.name))
             if looked_up is not None:
                 name, exact = looked_up
-                called = r.kind == "getattrcall" or r.scope in called_lookups
+                is_called = r.kind == "getattrcall" or r.scope in called_lookups
                 receiver = _one_line(r.receiver)
                 if exact:  # getattr(obj, "name"): obj.name, read or called
-                    refs.append(Reference("call" if called else "ref", name, receiver, r.line, r.scope, None, ()))
+                    refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
                 else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
-                    kind = "getattrcall" if called else "getattr"
+                    kind = "getattrcall" if is_called else "getattr"
                     refs.append(Reference(kind, name + "*", receiver, r.line, r.scope, None, ()))
             continue
         if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
@@ -293,6 +301,13 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
                 arity = 2 if r.kind == "setitem" else 1
                 refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
+            continue
+        if r.kind == "truth":
+            # `if x:` runs x.__bool__(), or x.__len__() when its class has no __bool__
+            receiver = _one_line(r.receiver)
+            if receiver in typed or receiver in ("self", "cls"):
+                refs.append(Reference("call", "__bool__", receiver, r.line, r.scope, 0, ()))
+                refs.append(Reference("call", "__len__", receiver, r.line, r.scope, 0, ()))
             continue
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
