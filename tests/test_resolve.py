@@ -558,3 +558,27 @@ def test_iterating_builtins_and_truthiness_call_the_methods_of_typed_objects(rep
         ("pkg/seek.py", "Bucket.__len__", "typed"),
     } <= use
     assert calls(edges, "pkg/seek.py::other") == set()  # items is of unknown type: no guess
+
+
+def test_a_parameter_called_runs_what_its_default_names(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/keys.py": "def hashkey(*args):\n    return args\n",
+        "pkg/cache.py": (
+            "from . import keys\n\n\n"
+            "class Cache:\n    def __delitem__(self, key):\n        pass\n\n\n"
+            "class LRU(Cache):\n"
+            "    def __delitem__(self, key, cache_delitem=Cache.__delitem__):\n        cache_delitem(self, key)\n\n\n"
+            "def cached(cache, key=keys.hashkey):\n    def wrapper(*args):\n        return cache[key(*args)]\n\n"
+            "    return wrapper\n\n\n"
+            "def plain(key, callback=None):\n    return key(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/cache.py", "Cache.__delitem__", "class") in calls(edges, "pkg/cache.py::LRU.__delitem__")
+    assert ("pkg/keys.py", "hashkey", "module") in calls(edges, "pkg/cache.py::cached.wrapper")
+    assert calls(edges, "pkg/cache.py::plain") == set()  # no default: a parameter of unknown value
+    # the default's target is renamed in another file: the call follows
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/keys.py": "def hashkey2(*args):\n    return args\n"}
+    )
+    assert not any(d[1] == "hashkey" for d in calls(edges, "pkg/cache.py::cached.wrapper"))

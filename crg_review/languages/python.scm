@@ -58,6 +58,9 @@
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
 (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
+; a parameter's default names what it holds when the caller passes none (`key=keys.hashkey`, `delitem=Base.__delitem__`)
+(default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
+(typed_default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
 ; `x = cast(T, v)` states x's type; `T = TypeVar("T", bound=B)` makes T stand for B
 ((assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)] @_cast arguments: (argument_list . [(identifier) (attribute) (subscript) (string)] @receiver))) @reference.assign
   (#match? @_cast "(^|[.])cast$"))
