@@ -315,6 +315,16 @@ class Resolver:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
         found = self._facts_of(fid, scope, var)
+        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
+            # self.timer where timer is a property of the class: what the getter returns
+            cls = self.enclosing_class(scope)
+            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+            if prop is not None and _is_property(prop):
+                self._depth += 1
+                try:
+                    return self._returns(prop, fid)
+                finally:
+                    self._depth -= 1
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
@@ -356,6 +366,16 @@ class Resolver:
         """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
         ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
         found = self._facts_of(fid, scope, var)
+        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
+            # self.timer where timer is a property of the class: what the getter returns
+            cls = self.enclosing_class(scope)
+            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+            if prop is not None and _is_property(prop):
+                self._depth += 1
+                try:
+                    return self._returns(prop, fid)
+                finally:
+                    self._depth -= 1
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []

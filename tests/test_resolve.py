@@ -582,3 +582,26 @@ def test_a_parameter_called_runs_what_its_default_names(repo: Path, tmp_path: Pa
         repo, tmp_path, tmp_path / "i.db", {"pkg/keys.py": "def hashkey2(*args):\n    return args\n"}
     )
     assert not any(d[1] == "hashkey" for d in calls(edges, "pkg/cache.py::cached.wrapper"))
+
+
+def test_a_property_read_on_self_holds_what_the_getter_returns(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/timer.py": "class Timer:\n    def __enter__(self):\n        return 1\n\n    def __exit__(self, *exc):\n        pass\n",
+        "pkg/base.py": (
+            "from .timer import Timer\n\n\n"
+            "class Timed:\n    def __init__(self):\n        self._timer = Timer()\n\n"
+            "    @property\n    def timer(self):\n        return self._timer\n\n"
+            "    def expire(self):\n        with self.timer as t:\n            return t\n"
+        ),
+        "pkg/ttl.py": (
+            "from .base import Timed\n\n\n"
+            "class TTL(Timed):\n    def pop(self):\n        with self.timer as t:\n            return t\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/base.py::Timed.expire")
+    # in another file only the getter's annotation tells (its body is not read there)
+    assert not any(d[1] == "Timer.__enter__" for d in calls(edges, "pkg/ttl.py::TTL.pop"))
+    annotated = files["pkg/base.py"].replace("def timer(self):", "def timer(self) -> Timer:")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": annotated})
+    assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/ttl.py::TTL.pop")

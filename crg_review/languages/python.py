@@ -214,6 +214,7 @@ PROTOCOL_BUILTINS.update(
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
 
+_PROPERTIES = frozenset(("property", "cached_property"))
 #: subscripts and membership: the method of the subscripted (or searched) object they run
 SUBSCRIPT_METHODS = {
     "getitem": "__getitem__",
@@ -365,6 +366,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
     """Keep the facts only the resolver's type questions read: what a function returns when the file calls
     it, and a loop variable's items when the loop body uses the variable as a receiver or operand."""
     called = {r.name for r in result.references if r.kind == "call"}
+    # a property runs on attribute reads: what it returns types `self.prop` (resolve.Resolver._types_of)
+    called.update(s.name for s in result.symbols if any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators))
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
     used: set[tuple[str, str]] = set()
     for r in result.references:
