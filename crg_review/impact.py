@@ -700,14 +700,12 @@ class Graph:
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
         that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
-        constructs it too). The same for another special method that no code outside its class hierarchy
-        is known to call: Python runs it on the instances (``getattr(obj, name)`` → ``__getattr__``, ``if
-        obj:``, ``obj[k]`` on a receiver of unknown type), and they are where the class is used."""
+        constructs it too). The same for Python's other special methods: Python runs them on the instances
+        wherever they go (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
+        the resolver sees only the sites whose object it can type."""
         if method.kind != "method" or method.parent_id is None:
             return []
-        if method.name not in _CONSTRUCTORS and not (
-            _is_special(method.name) and method.language == "python" and not self._called_from_outside(method)
-        ):
+        if method.name not in _CONSTRUCTORS and not (_is_special(method.name) and method.language == "python"):
             return []
         classes = [method.parent_id]
         todo = [method.parent_id]
@@ -724,16 +722,6 @@ class Graph:
                 if e.kind in ("call", "ref") and e.src != method.parent_id
             )
         return out
-
-    def _called_from_outside(self, method: Node) -> bool:
-        """Whether a call edge into the method comes from code outside its class, bases and subclasses."""
-        edges = self.callers_of(method, self.incoming([method.id]))
-        if not edges:
-            return False
-        family = {method.parent_id, *self._transitive(method.parent_id, "bases")}  # type: ignore[arg-type]
-        family.update(self._transitive(method.parent_id, "subclasses"))  # type: ignore[arg-type]
-        srcs = self.nodes({e.src for e in edges if e.kind == "call"})
-        return any(n.id not in family and n.parent_id not in family for n in srcs.values())
 
     # tests
 
@@ -1331,7 +1319,7 @@ def _prefetch_receiver_checks(
         edges: Sequence[EdgeIn] = incoming.get(dst, ())
         if graph.aliases(node):
             edges = graph.callers_of(node, incoming)
-        if node.name in _CONSTRUCTORS:
+        if node.name in _CONSTRUCTORS or _is_special(node.name):
             edges = [*edges, *graph.constructed_via(node)]
         if not edges:
             continue
