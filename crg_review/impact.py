@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import CrgError
 from .languages import language_for_path
 from .model import CLASS_KINDS, MODULE_QUALNAME, Symbol
+from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 
 if TYPE_CHECKING:
@@ -700,12 +701,15 @@ class Graph:
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
         that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
-        constructs it too). The same for Python's other special methods: Python runs them on the instances
-        wherever they go (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
-        the resolver sees only the sites whose object it can type."""
+        constructs it too). For Python's other special methods, the references to the class as a value
+        (``Cache = LRUCache`` in a test class, ``Environment(undefined=DebugUndefined)``): Python runs them on
+        the instances (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
+        instances made from a class passed around are of a type the resolver cannot see where they are used
+        (a direct ``Cls(...)`` types its variable: those uses resolve as calls)."""
         if method.kind != "method" or method.parent_id is None:
             return []
-        if method.name not in _CONSTRUCTORS and not (_is_special(method.name) and method.language == "python"):
+        special = method.name not in _CONSTRUCTORS
+        if special and not (_is_special(method.name) and method.language == "python"):
             return []
         classes = [method.parent_id]
         todo = [method.parent_id]
@@ -714,14 +718,24 @@ class Graph:
                 if sub not in classes and not any(c.name == method.name for c in self.children(sub)):
                     classes.append(sub)
                     todo.append(sub)
+        # a subclass naming its base in its class statement is no use of an instance
+        skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
         out: list[EdgeIn] = []
-        for edges in self.incoming(classes).values():
-            out.extend(
-                EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line)
-                for e in edges
-                if e.kind in ("call", "ref") and e.src != method.parent_id
-            )
+        for cls, edges in self.incoming(classes).items():
+            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and not special)) and e.src not in skip]
+            if special and found:
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
+                name = self.nodes([cls])[cls].name
+                found = [e for e in found if self._names_as_value(e.src, name)]
+            out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
+
+    def _names_as_value(self, scope: int, name: str) -> bool:
+        """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
+        row = self.conn.execute(
+            "SELECT 1 FROM refs WHERE scope_id=? AND name=? AND kind='ref' LIMIT 1", (scope, name)
+        ).fetchone()
+        return row is not None
 
     # tests
 
@@ -1399,8 +1413,9 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
 
 
 def _is_special(name: str) -> bool:
-    """A dunder other than the constructors (``__getattr__``, ``__getitem__``, ``__bool__``, ...)."""
-    return len(name) > 4 and name.startswith("__") and name.endswith("__") and name not in _CONSTRUCTORS
+    """A special method Python calls itself, other than the constructors (``__getattr__``, ``__getitem__``,
+    ``__bool__``, ...; not a project's own ``__html__``, which is called by name)."""
+    return name in PROTOCOL_METHODS and name not in _CONSTRUCTORS
 
 
 def _is_autouse(node: Node) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
-__all__ = ["Resolver", "affected_files", "LOOKUP_KINDS", "MAX_CANDIDATES", "RETURN_FACT"]
+__all__ = ["Resolver", "affected_files", "LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous``
 MAX_CANDIDATES = 16
@@ -52,6 +52,8 @@ _PROTOCOL_METHODS = frozenset(
     + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
     + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
 )
+#: the special methods Python itself calls (the impact walk reaches them through their class's users)
+PROTOCOL_METHODS = _PROTOCOL_METHODS
 #: confidence of an override reached from a typed receiver when there are at most two (then it falls)
 _TYPED_DISPATCH_CONFIDENCE = 0.6
 #: references of a member looked up by a literal name prefix (``getattr(self, f"visit_{...}")``; ``getattrcall``

@@ -778,24 +778,30 @@ def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Pa
         "class Undefined:\n    def __getattr__(self, name):\n        return self\n\n    def __str__(self):\n        return ''\n\n\n"
         "class Debug(Undefined):\n    pass\n\n\n"
         "def render(value):\n    return getattr(value, 'x')\n\n\n"
-        "def show(u: Undefined):\n    return str(u)\n",
+        "def show(u: Undefined):\n    return str(u)\n\n\n"
+        "def make(cls):\n    return cls()\n\n\n"
+        "def default():\n    return make(Debug)\n",
     )
     write(
         repo,
         "tests/test_lazy.py",
-        "from pkg.lazy import Debug, render, show\n\n\ndef test_render():\n    assert render(Debug())\n\n\n"
+        "from pkg.lazy import Debug, make, render, show\n\n\ndef test_render():\n    assert render(make(Debug))\n\n\n"
+        "def test_direct():\n    assert render(Debug()) is None\n\n\n"
         "def test_other():\n    assert render(1) is None\n\n\ndef test_show():\n    assert show(None) == ''\n",
     )
     commit(repo, "lazy")
-    # getattr(value, 'x') on an unknown object: the users of the class (or a subclass inheriting it) are next
+    # getattr(value, 'x') on an unknown object: where the class (or a subclass inheriting the method) is passed
+    # as a value, its instances are made out of the resolver's sight; a direct Debug() is not such a use (the
+    # resolver types what it makes), nor is Debug's class statement naming its base
     edit(repo, "pkg/lazy.py", "        return self\n", "        return None\n")
     data = review(capsys, repo)
     assert "tests/test_lazy.py::test_render" in selected(data)
-    assert "show" in impacted(data)  # it names the class: a user of its instances
+    assert "tests/test_lazy.py::test_direct" not in selected(data)
+    assert "default" in impacted(data) and "show" not in impacted(data)  # an annotation types its uses
     commit(repo, "getattr")
     # __str__ has a typed caller (show): its tests, and still those of the users of the class (the resolver
     # sees only the sites it can type); a test of neither is not selected
     edit(repo, "pkg/lazy.py", "        return ''\n", "        return 'u'\n")
     tests = selected(review(capsys, repo))
     assert {"tests/test_lazy.py::test_show", "tests/test_lazy.py::test_render"} <= set(tests)
-    assert "tests/test_lazy.py::test_other" not in tests  # it neither types nor names the class
+    assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)
