@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import CrgError
 from .languages import language_for_path
 from .model import CLASS_KINDS, MODULE_QUALNAME, Symbol
+from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 
 if TYPE_CHECKING:
@@ -709,8 +710,15 @@ class Graph:
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
         that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
-        constructs it too)."""
-        if method.kind != "method" or method.name not in _CONSTRUCTORS or method.parent_id is None:
+        constructs it too). For Python's other special methods, the references to the class as a value
+        (``Cache = LRUCache`` in a test class, ``Environment(undefined=DebugUndefined)``): Python runs them on
+        the instances (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
+        instances made from a class passed around are of a type the resolver cannot see where they are used
+        (a direct ``Cls(...)`` types its variable: those uses resolve as calls)."""
+        if method.kind != "method" or method.parent_id is None:
+            return []
+        special = method.name not in _CONSTRUCTORS
+        if special and not (_is_special(method.name) and method.language == "python"):
             return []
         classes = [method.parent_id]
         todo = [method.parent_id]
@@ -719,14 +727,24 @@ class Graph:
                 if sub not in classes and not any(c.name == method.name for c in self.children(sub)):
                     classes.append(sub)
                     todo.append(sub)
+        # a subclass naming its base in its class statement is no use of an instance
+        skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
         out: list[EdgeIn] = []
-        for edges in self.incoming(classes).values():
-            out.extend(
-                EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line)
-                for e in edges
-                if e.kind in ("call", "ref") and e.src != method.parent_id
-            )
+        for cls, edges in self.incoming(classes).items():
+            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and not special)) and e.src not in skip]
+            if special and found:
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
+                name = self.nodes([cls])[cls].name
+                found = [e for e in found if self._names_as_value(e.src, name)]
+            out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
+
+    def _names_as_value(self, scope: int, name: str) -> bool:
+        """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
+        row = self.conn.execute(
+            "SELECT 1 FROM refs WHERE scope_id=? AND name=? AND kind='ref' LIMIT 1", (scope, name)
+        ).fetchone()
+        return row is not None
 
     # tests
 
@@ -766,6 +784,47 @@ class Graph:
             cls = classes[cls_id]
             if cls.is_test and not any(c.name == test.name for c in self._children[cls_id]):
                 out.append((cls, f"{cls.qualname}.{test.name}"))
+        return out
+
+    def base_tests(self, test_class: Node) -> list[tuple[Node, str]]:
+        """(method, qualname under ``test_class``) for the ``test*`` methods a test class inherits from its
+        in-repo bases, mixins that are no test class included (unittest and pytest collect inherited
+        methods); the nearest definition of a name wins and the class's own methods are not listed."""
+        if test_class.kind not in _CLASS_KINDS or not test_class.is_test:
+            return []
+        bases = self._transitive(test_class.id, "bases")
+        if not bases:
+            return []
+        self._load_children([test_class.id, *bases])
+        seen = {c.name for c in self._children[test_class.id]}
+        out: list[tuple[Node, str]] = []
+        for base in bases:
+            for m in self._children[base]:
+                if m.name not in seen and m.kind == "method" and m.name.startswith("test"):
+                    out.append((m, f"{test_class.qualname}.{m.name}"))
+                seen.add(m.name)
+        return out
+
+    def mixin_test_users(self, method: Node) -> list[tuple[Node, str]]:
+        """(test class, qualname) for a ``test*`` method of a class that is no test class (a mixin): the test
+        subclasses that inherit it run it as their own test."""
+        if method.kind != "method" or method.is_test or method.parent_id is None or not method.name.startswith("test"):
+            return []
+        subclasses = self._transitive(method.parent_id, "subclasses")
+        if not subclasses:
+            return []
+        classes = self.nodes(subclasses)
+        self._load_children(subclasses)
+        out: list[tuple[Node, str]] = []
+        for cid in subclasses:
+            cls = classes.get(cid)
+            if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
+                continue
+            owner = next((b for b in self._transitive(cid, "bases") if any(
+                c.name == method.name for c in self.children(b)
+            )), None)
+            if owner == method.parent_id:  # no nearer base defines the name
+                out.append((cls, f"{cls.qualname}.{method.name}"))
         return out
 
     def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
@@ -1190,7 +1249,16 @@ def walk_tests(
             here = state[dst][2] & window.open_at(depth)
             if here and (node.runnable_test or (node.is_test and node.kind in _CLASS_KINDS)):
                 _add_tests(graph, hits, graph.tests_under(node), max(depth, 0), reason, here)
+                for test_class in [node] if node.kind in _CLASS_KINDS else []:
+                    for _method, qual in graph.base_tests(test_class):
+                        _add_hit(hits, test_class, qual, max(depth, 0), reason, here)
                 window.found(here, depth)
+            elif here and node.kind == "method" and node.name.startswith("test"):
+                mixed_in = graph.mixin_test_users(node)
+                for cls, qual in mixed_in:
+                    _add_hit(hits, cls, qual, max(depth, 0), reason, here)
+                if mixed_in:
+                    window.found(here, depth)
             below = state[dst][2] & window.open_at(depth + 1)
             if below and _is_autouse(node):
                 _add_tests(graph, hits, _autouse_scope(graph, node), depth + 1, "fixture", below)
@@ -1287,7 +1355,7 @@ def _prefetch_receiver_checks(
         edges: Sequence[EdgeIn] = incoming.get(dst, ())
         if graph.aliases(node):
             edges = graph.callers_of(node, incoming)
-        if node.name in _CONSTRUCTORS:
+        if node.name in _CONSTRUCTORS or _is_special(node.name):
             edges = [*edges, *graph.constructed_via(node)]
         if not edges:
             continue
@@ -1377,6 +1445,12 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 node = h.node._replace(path=path, file_id=file_id)
                 _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
                 todo.append(hits[key])
+
+
+def _is_special(name: str) -> bool:
+    """A special method Python calls itself, other than the constructors (``__getattr__``, ``__getitem__``,
+    ``__bool__``, ...; not a project's own ``__html__``, which is called by name)."""
+    return name in PROTOCOL_METHODS and name not in _CONSTRUCTORS
 
 
 def _is_autouse(node: Node) -> bool:

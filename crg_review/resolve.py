@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
-__all__ = ["Resolver", "affected_files", "MAX_CANDIDATES", "RETURN_FACT"]
+__all__ = ["Resolver", "affected_files", "LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous``
 MAX_CANDIDATES = 16
@@ -52,8 +52,15 @@ _PROTOCOL_METHODS = frozenset(
     + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
     + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
 )
+#: the special methods Python itself calls (the impact walk reaches them through their class's users)
+PROTOCOL_METHODS = _PROTOCOL_METHODS
 #: confidence of an override reached from a typed receiver when there are at most two (then it falls)
 _TYPED_DISPATCH_CONFIDENCE = 0.6
+#: references of a member looked up by a literal name prefix (``getattr(self, f"visit_{...}")``; ``getattrcall``
+#: when the result is called), named ``<prefix>*``; every member of that prefix may be the one
+LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
+#: one of the members of a prefix runs for each name the program builds: each is likely, none is certain
+_LOOKUP_CONFIDENCE = 0.5
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
@@ -336,6 +343,16 @@ class Resolver:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
         found = self._facts_of(fid, scope, var)
+        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
+            # self.timer where timer is a property of the class: what the getter returns
+            cls = self.enclosing_class(scope)
+            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+            if prop is not None and _is_property(prop):
+                self._depth += 1
+                try:
+                    return self._returns(prop, fid)
+                finally:
+                    self._depth -= 1
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
@@ -377,6 +394,16 @@ class Resolver:
         """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
         ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
         found = self._facts_of(fid, scope, var)
+        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
+            # self.timer where timer is a property of the class: what the getter returns
+            cls = self.enclosing_class(scope)
+            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+            if prop is not None and _is_property(prop):
+                self._depth += 1
+                try:
+                    return self._returns(prop, fid)
+                finally:
+                    self._depth -= 1
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
@@ -860,6 +887,10 @@ class Resolver:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element"):
                 continue
+            if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
+                for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
+                    add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
+                continue
             if kind == "fixture":
                 targets = self._fixture(fid, scope, name, receiver)
                 for t in targets:
@@ -1070,6 +1101,30 @@ class Resolver:
                     if kind in ("call", "attr"):
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
+        """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
+        prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses."""
+        if receiver in ("self", "cls"):
+            cls = self.enclosing_class(scope)
+            classes = [cls] if cls is not None else []
+        elif receiver.isidentifier() or receiver.startswith(("self.", "cls.")):
+            classes = self._types_of(fid, scope, receiver)
+        else:
+            classes = []
+        found: list[Sym] = []
+        for cls in classes:
+            for cid in [*self._linearized(cls.id), *self._descendants(cls.id)]:
+                for child in self.children(cid):
+                    if (
+                        child.kind in ("function", "method")
+                        and child.name.startswith(prefix)
+                        and child.name != prefix
+                        and child.id != scope.id
+                        and child not in found
+                    ):
+                        found.append(child)
+        return [Target(m, "getattr", _LOOKUP_CONFIDENCE, len(found)) for m in found]
 
     def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
         """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
@@ -1361,6 +1416,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         if classes:
             ids = ",".join(str(i) for i in sorted(classes))
             names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
+    # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it
+    names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
     existing = {r[0] for r in conn.execute("SELECT id FROM files")}
     affected = (set(changed_ids) | set(dependents)) & existing
     done: set[str] = set()

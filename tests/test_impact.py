@@ -754,3 +754,74 @@ def test_the_walks_give_the_same_answers_without_loading_a_level_ahead(tmp_path:
         assert some_tests > 10
     finally:
         store.close()
+
+
+def test_test_methods_of_a_mixin_run_as_tests_of_the_test_subclasses(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/cache.py", "class LRU:\n    def get(self, key):\n        return key\n\n    def put(self, key):\n        return key\n")
+    write(
+        repo,
+        "tests/mixins.py",
+        "class CacheTests:\n    Cache = None\n\n    def test_get(self):\n        assert self.Cache().get(1) == 1\n\n"
+        "    def test_put(self):\n        from pkg.cache import LRU\n        assert LRU().put(1) == 1\n",
+    )
+    write(
+        repo,
+        "tests/test_lru.py",
+        "import unittest\n\nfrom pkg.cache import LRU\n\nfrom .mixins import CacheTests\n\n\n"
+        "class TestLRU(unittest.TestCase, CacheTests):\n    Cache = LRU\n\n    def test_own(self):\n        pass\n\n\n"
+        "class TestOther(unittest.TestCase, CacheTests):\n    def test_put(self):\n        pass\n",
+    )
+    commit(repo, "mixin")
+    # the test class is reached (its body names LRU): its inherited test methods are listed under it
+    write(repo, "pkg/cache.py", "class LRU:\n    def __init__(self):\n        pass\n\n    def get(self, key):\n        return key\n\n    def put(self, key):\n        return key\n")
+    commit(repo, "init")
+    edit(repo, "pkg/cache.py", "        pass\n", "        self.n = 0\n")
+    tests = selected(review(capsys, repo))
+    assert {"tests/test_lru.py::TestLRU::test_get", "tests/test_lru.py::TestLRU::test_put"} <= set(tests)
+    assert not any(t.startswith("tests/mixins.py") for t in tests)  # the mixin alone is not collected
+    commit(repo, "n")
+    # a mixin's test method reached directly: each test subclass that inherits it, not the one overriding it
+    edit(repo, "pkg/cache.py", "        return key\n\n    def put", "        return key\n\n    def other(self):\n        return 0\n\n    def put")
+    commit(repo, "other")
+    edit(repo, "pkg/cache.py", "    def put(self, key):\n        return key\n", "    def put(self, key):\n        return [key]\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_lru.py::TestLRU::test_put" in tests
+    assert "tests/test_lru.py::TestOther::test_put" not in tests
+
+
+def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/lazy.py",
+        "class Undefined:\n    def __getattr__(self, name):\n        return self\n\n    def __str__(self):\n        return ''\n\n\n"
+        "class Debug(Undefined):\n    pass\n\n\n"
+        "def render(value):\n    return getattr(value, 'x')\n\n\n"
+        "def show(u: Undefined):\n    return str(u)\n\n\n"
+        "def make(cls):\n    return cls()\n\n\n"
+        "def default():\n    return make(Debug)\n",
+    )
+    write(
+        repo,
+        "tests/test_lazy.py",
+        "from pkg.lazy import Debug, make, render, show\n\n\ndef test_render():\n    assert render(make(Debug))\n\n\n"
+        "def test_direct():\n    assert render(Debug()) is None\n\n\n"
+        "def test_other():\n    assert render(1) is None\n\n\ndef test_show():\n    assert show(None) == ''\n",
+    )
+    commit(repo, "lazy")
+    # getattr(value, 'x') on an unknown object: where the class (or a subclass inheriting the method) is passed
+    # as a value, its instances are made out of the resolver's sight; a direct Debug() is not such a use (the
+    # resolver types what it makes), nor is Debug's class statement naming its base
+    edit(repo, "pkg/lazy.py", "        return self\n", "        return None\n")
+    data = review(capsys, repo)
+    assert "tests/test_lazy.py::test_render" in selected(data)
+    assert "tests/test_lazy.py::test_direct" not in selected(data)
+    assert "default" in impacted(data) and "show" not in impacted(data)  # an annotation types its uses
+    commit(repo, "getattr")
+    # __str__ has a typed caller (show): its tests, and still those of the users of the class (the resolver
+    # sees only the sites it can type); a test of neither is not selected
+    edit(repo, "pkg/lazy.py", "        return ''\n", "        return 'u'\n")
+    tests = selected(review(capsys, repo))
+    assert {"tests/test_lazy.py::test_show", "tests/test_lazy.py::test_render"} <= set(tests)
+    assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)

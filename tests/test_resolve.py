@@ -451,3 +451,157 @@ def test_imports_of_variables_and_calls_of_a_projects_own_special_methods(repo: 
     changed = files["pkg/conf.py"].replace("SETTINGS = load()", "def SETTINGS():\n    return load()")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/conf.py": changed})
     assert ("tests/test_conf.py", "pkg/conf.py", "SETTINGS") in {(e[0], e[2], e[3]) for e in edges if e[4] == "import"}
+
+
+VISITORS = {
+    "pkg/visitor.py": (
+        "class NodeVisitor:\n"
+        "    def get_visitor(self, node):\n"
+        "        return getattr(self, f\"visit_{type(node).__name__}\", None)\n\n"
+        "    def visit(self, node):\n        f = self.get_visitor(node)\n        return f(node) if f else None\n\n\n"
+        "class Parser:\n"
+        "    def parse_statement(self, token):\n        f = getattr(self, \"parse_\" + token)\n        return f()\n\n"
+        "    def dispatch(self, token):\n        return getattr(self, \"do_%s\" % token)()\n\n"
+        "    def named(self):\n        return getattr(self, \"parse_for\")\n\n"
+        "    def built(self, node):\n        method = 'do_' + node\n        visitor = getattr(self, method, None)\n"
+        "        return visitor()\n\n"
+        "    def parse_for(self):\n        return 1\n\n"
+        "    def do_it(self):\n        return 2\n\n"
+        "    def other(self):\n        return 3\n"
+    ),
+    "pkg/gen.py": (
+        "from .visitor import NodeVisitor\n\n\n"
+        "class CodeGenerator(NodeVisitor):\n"
+        "    def visit_If(self, node):\n        return node\n\n"
+        "    def helper(self):\n        return 0\n"
+    ),
+}
+
+
+def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, VISITORS, tmp_path / "i.db")
+    # the visitor returns the method (a reference); a subclass's method of that prefix is one it may return
+    refs = {(e[2], e[3], e[5]) for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert refs == {("pkg/gen.py", "CodeGenerator.visit_If", "getattr")}
+    # looked up and called: a call of each member of the prefix, and of nothing else
+    parse = calls(edges, "pkg/visitor.py::Parser.parse_statement")
+    assert parse == {("pkg/visitor.py", "Parser.parse_for", "getattr")}
+    assert calls(edges, "pkg/visitor.py::Parser.dispatch") == {("pkg/visitor.py", "Parser.do_it", "getattr")}
+    # the name built in a variable first (the idiom of ast.NodeVisitor)
+    assert calls(edges, "pkg/visitor.py::Parser.built") == {("pkg/visitor.py", "Parser.do_it", "getattr")}
+    # a whole literal name is that member
+    named = {(e[3], e[4]) for e in edges if e[:2] == ("pkg/visitor.py", "Parser.named")}
+    assert ("Parser.parse_for", "ref") in named
+    # another file's subclass gains a member of the prefix: the visitor's file is re-resolved
+    changed = VISITORS["pkg/gen.py"].replace("def helper(self)", "def visit_For(self, node)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": changed})
+    refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert refs == {"CodeGenerator.visit_If", "CodeGenerator.visit_For"}
+    # a new class becomes a visitor (bases change in a third file)
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db",
+        {"pkg/opt.py": "from .visitor import NodeVisitor\n\n\nclass Optimizer(NodeVisitor):\n    def visit_Const(self, n):\n        return n\n"},
+    )
+    refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
+    assert "Optimizer.visit_Const" in refs
+
+
+SUBSCRIPTS = {
+    "pkg/cache.py": (
+        "class Cache:\n"
+        "    def __getitem__(self, key):\n        return key\n\n"
+        "    def pop(self, key):\n        value = self[key]\n        del self[key]\n        return value\n\n"
+        "    def setdefault(self, key, value):\n        if key not in self:\n            self[key] = value\n        return value\n\n\n"
+        "class LRUCache(Cache):\n"
+        "    def __delitem__(self, key):\n        pass\n\n"
+        "    def __setitem__(self, key, value):\n        pass\n\n"
+        "    def __contains__(self, key):\n        return True\n\n\n"
+        "def use(data: dict, cache: LRUCache):\n    data['k'] = 1\n    cache['k'] = data['k']\n"
+    ),
+}
+
+
+def test_subscripts_and_membership_call_the_methods_of_the_object(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, SUBSCRIPTS, tmp_path / "i.db")
+    # self[key] on the base class: its own __getitem__, and what subclasses define (dispatch)
+    pop = calls(edges, "pkg/cache.py::Cache.pop")
+    assert {("pkg/cache.py", "Cache.__getitem__", "self"), ("pkg/cache.py", "LRUCache.__delitem__", "dispatch")} <= pop
+    default = calls(edges, "pkg/cache.py::Cache.setdefault")
+    assert {("pkg/cache.py", "LRUCache.__setitem__", "dispatch"), ("pkg/cache.py", "LRUCache.__contains__", "dispatch")} <= default
+    # a typed receiver; a dict's subscripts are no call of the project
+    use = calls(edges, "pkg/cache.py::use")
+    # (the target of `x[k] = v` counts as read too: one reference per scope, key and kind keeps it simple)
+    assert use == {("pkg/cache.py", "LRUCache.__setitem__", "typed"), ("pkg/cache.py", "Cache.__getitem__", "typed")}
+    # the subclass (another file) defines __getitem__: the base's self[key] reaches it too
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db",
+        {"pkg/ttl.py": "from .cache import Cache\n\n\nclass TTLCache(Cache):\n    def __getitem__(self, key):\n        return 1\n"},
+    )
+    assert ("pkg/ttl.py", "TTLCache.__getitem__", "dispatch") in calls(edges, "pkg/cache.py::Cache.pop")
+
+
+def test_iterating_builtins_and_truthiness_call_the_methods_of_typed_objects(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/seek.py": (
+            "class Seekable:\n    def __iter__(self):\n        return self\n\n    def __bool__(self):\n        return True\n\n\n"
+            "class Bucket:\n    def __len__(self):\n        return 0\n\n\n"
+            "def use(items):\n    s = Seekable()\n    if s:\n        return sorted(Seekable())\n    b = Bucket()\n"
+            "    assert not b\n    return b\n\n\n"
+            "def other(items):\n    if items:\n        return list(items)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    use = calls(edges, "pkg/seek.py::use")
+    assert {
+        ("pkg/seek.py", "Seekable.__iter__", "typed"),
+        ("pkg/seek.py", "Seekable.__bool__", "typed"),
+        ("pkg/seek.py", "Bucket.__len__", "typed"),
+    } <= use
+    assert calls(edges, "pkg/seek.py::other") == set()  # items is of unknown type: no guess
+
+
+def test_a_parameter_called_runs_what_its_default_names(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/keys.py": "def hashkey(*args):\n    return args\n",
+        "pkg/cache.py": (
+            "from . import keys\n\n\n"
+            "class Cache:\n    def __delitem__(self, key):\n        pass\n\n\n"
+            "class LRU(Cache):\n"
+            "    def __delitem__(self, key, cache_delitem=Cache.__delitem__):\n        cache_delitem(self, key)\n\n\n"
+            "def cached(cache, key=keys.hashkey):\n    def wrapper(*args):\n        return cache[key(*args)]\n\n"
+            "    return wrapper\n\n\n"
+            "def plain(key, callback=None):\n    return key(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/cache.py", "Cache.__delitem__", "class") in calls(edges, "pkg/cache.py::LRU.__delitem__")
+    assert ("pkg/keys.py", "hashkey", "module") in calls(edges, "pkg/cache.py::cached.wrapper")
+    assert calls(edges, "pkg/cache.py::plain") == set()  # no default: a parameter of unknown value
+    # the default's target is renamed in another file: the call follows
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/keys.py": "def hashkey2(*args):\n    return args\n"}
+    )
+    assert not any(d[1] == "hashkey" for d in calls(edges, "pkg/cache.py::cached.wrapper"))
+
+
+def test_a_property_read_on_self_holds_what_the_getter_returns(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/timer.py": "class Timer:\n    def __enter__(self):\n        return 1\n\n    def __exit__(self, *exc):\n        pass\n",
+        "pkg/base.py": (
+            "from .timer import Timer\n\n\n"
+            "class Timed:\n    def __init__(self):\n        self._timer = Timer()\n\n"
+            "    @property\n    def timer(self):\n        return self._timer\n\n"
+            "    def expire(self):\n        with self.timer as t:\n            return t\n"
+        ),
+        "pkg/ttl.py": (
+            "from .base import Timed\n\n\n"
+            "class TTL(Timed):\n    def pop(self):\n        with self.timer as t:\n            return t\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/base.py::Timed.expire")
+    # in another file only the getter's annotation tells (its body is not read there)
+    assert not any(d[1] == "Timer.__enter__" for d in calls(edges, "pkg/ttl.py::TTL.pop"))
+    annotated = files["pkg/base.py"].replace("def timer(self):", "def timer(self) -> Timer:")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": annotated})
+    assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/ttl.py::TTL.pop")

@@ -6,6 +6,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import builtins
+import re
 
 from ..model import Import, ParseResult, Reference, Symbol
 
@@ -207,6 +208,20 @@ PROTOCOL_BUILTINS = {
     name: f"__{name}__"
     for name in ("str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float")
 }
+# builtins that iterate their one argument (`list(x)`: x.__iter__())
+PROTOCOL_BUILTINS.update(
+    (name, "__iter__")
+    for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
+)
+
+_PROPERTIES = frozenset(("property", "cached_property"))
+#: subscripts and membership: the method of the subscripted (or searched) object they run
+SUBSCRIPT_METHODS = {
+    "getitem": "__getitem__",
+    "setitem": "__setitem__",
+    "delitem": "__delitem__",
+    "contains": "__contains__",
+}
 
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
 _SETUPS = ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")
@@ -239,12 +254,30 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind == "assign" and "." not in r.name:
+        if r.kind in ("assign", "namestr") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     _drop_unused_facts(result)
     typed = _typed_values(result)
+    called_lookups = _called_lookups(result)
+    built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
     refs: list[Reference] = []
     for r in result.references:
+        if r.kind == "namestr":
+            continue
+        if r.kind in ("getattr", "getattrcall"):
+            if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
+                continue  # the getattrcall reference of the same lookup stands for it
+            looked_up = _looked_up_name(built_names.get((r.scope, r.name), r.name))
+            if looked_up is not None:
+                name, exact = looked_up
+                is_called = r.kind == "getattrcall" or r.scope in called_lookups
+                receiver = _one_line(r.receiver)
+                if exact:  # getattr(obj, "name"): obj.name, read or called
+                    refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
+                else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
+                    kind = "getattrcall" if is_called else "getattr"
+                    refs.append(Reference(kind, name + "*", receiver, r.line, r.scope, None, ()))
+            continue
         if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
             continue
         if r.kind == "with":
@@ -262,6 +295,21 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind in SUBSCRIPT_METHODS:
+            # `x[k] = v` runs x.__setitem__(k, v), ... on a typed object or the instance itself (`self[k]`); the
+            # target of `x[k] = v` also counts as read (kept simple: one reference per scope, key and kind)
+            receiver = _one_line(r.receiver)
+            if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
+                arity = 2 if r.kind == "setitem" else 1
+                refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
+            continue
+        if r.kind == "truth":
+            # `if x:` runs x.__bool__(), or x.__len__() when its class has no __bool__
+            receiver = _one_line(r.receiver)
+            if receiver in typed or receiver in ("self", "cls"):
+                refs.append(Reference("call", "__bool__", receiver, r.line, r.scope, 0, ()))
+                refs.append(Reference("call", "__len__", receiver, r.line, r.scope, 0, ()))
+            continue
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
@@ -276,10 +324,50 @@ def finalize(result: ParseResult) -> None:
     result.references = refs
 
 
+#: the literal head of a name built for ``getattr``: ``"visit_" + x``, ``"do_%s" % x``, ``f"on_{x}"``,
+#: ``"on_{}".format(x)``, or a whole literal name
+_LOOKUP_TEXT = re.compile(r"""^([rRuU]?)(["'])([A-Za-z_][A-Za-z0-9_]*)(?:\2\s*([+%])|(%|\{)|\2\.format\(|\2$)""")
+_LOOKUP_FSTRING = re.compile(r"""^[fF][rR]?(["'])([A-Za-z_][A-Za-z0-9_]*)\{""")
+
+
+def _looked_up_name(text: str) -> tuple[str, bool] | None:
+    """``(name, True)`` for a literal member name given to ``getattr``, ``(prefix, False)`` for a name built
+    from a literal head, None when nothing literal is known."""
+    m = _LOOKUP_FSTRING.match(text)
+    if m:
+        return m.group(2), False
+    m = _LOOKUP_TEXT.match(text)
+    if m is None:
+        return None
+    if text.endswith(m.group(2)) and m.end() == len(text):
+        return m.group(3), True
+    return m.group(3), False
+
+
+def _called_lookups(result: ParseResult) -> set[Any]:
+    """What marks a ``getattr`` lookup as called: ``getattr(...)(...)`` (the same lookup's getattr reference,
+    keyed by scope, line, receiver and text), and scopes that call a variable assigned from ``getattr``
+    (``f = getattr(self, "parse_" + x)`` then ``f()``)."""
+    out: set[Any] = set()
+    assigned: dict[str, set[str]] = {}
+    for r in result.references:
+        if r.kind == "getattrcall":
+            out.add((r.scope, r.line, r.receiver, r.name))
+        elif r.kind == "assign" and r.receiver == "getattr" and "." not in r.name:
+            assigned.setdefault(r.scope, set()).add(r.name)
+    if assigned:
+        out.update(
+            r.scope for r in result.references if r.kind == "call" and not r.receiver and r.name in assigned.get(r.scope, ())
+        )
+    return out
+
+
 def _drop_unused_facts(result: ParseResult) -> None:
     """Keep the facts only the resolver's type questions read: what a function returns when the file calls
     it, and a loop variable's items when the loop body uses the variable as a receiver or operand."""
     called = {r.name for r in result.references if r.kind == "call"}
+    # a property runs on attribute reads: what it returns types `self.prop` (resolve.Resolver._types_of)
+    called.update(s.name for s in result.symbols if any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators))
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
     used: set[tuple[str, str]] = set()
     for r in result.references:

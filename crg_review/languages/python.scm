@@ -29,6 +29,15 @@
 (pair value: (identifier) @name) @reference.ref
 (return_statement (identifier) @name) @reference.ref
 
+; `getattr(obj, "name")` and `getattr(self, f"visit_{...}")`: a member looked up by its name or by a literal
+; prefix (visitor dispatch); `getattr(...)(...)` calls it (made in finalize)
+((call function: (identifier) @_getattr arguments: (argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)] @name)) @reference.getattr
+  (#eq? @_getattr "getattr"))
+((call function: (call function: (identifier) @_getattr arguments: (argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)] @name))) @reference.getattrcall
+  (#eq? @_getattr "getattr"))
+; a name built before the lookup: `method = "visit_" + type(node).__name__` then `getattr(self, method)`
+(assignment left: (identifier) @name right: [(string) (binary_operator left: (string)) (call function: (attribute object: (string)))] @receiver) @reference.namestr
+
 ; attribute reads (resolved only when they name a property)
 (attribute object: (_) @receiver attribute: (identifier) @name) @reference.attr
 
@@ -49,6 +58,9 @@
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
 (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
+; a parameter's default names what it holds when the caller passes none (`key=keys.hashkey`, `delitem=Base.__delitem__`)
+(default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
+(typed_default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
 ; `x = cast(T, v)` states x's type; `T = TypeVar("T", bound=B)` makes T stand for B
 ((assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)] @_cast arguments: (argument_list . [(identifier) (attribute) (subscript) (string)] @receiver))) @reference.assign
   (#match? @_cast "(^|[.])cast$"))
@@ -71,7 +83,23 @@
 (comparison_operator . [(identifier) (attribute) (call)] @receiver . ["<" "<=" "==" "!=" ">=" ">"] @name) @reference.operator
 (comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver) @reference.roperator
 ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)] @receiver .)) @reference.protocol
-  (#any-of? @name "str" "repr" "len" "hash" "iter" "next" "bool" "abs" "format" "reversed" "bytes" "int" "float"))
+  (#any-of? @name "str" "repr" "len" "hash" "iter" "next" "bool" "abs" "format" "reversed" "bytes" "int" "float"
+    "list" "tuple" "set" "frozenset" "sorted" "sum" "min" "max" "any" "all" "enumerate" "dict"))
+
+; subscripts call a method of the subscripted object: `x[k]` x.__getitem__, `x[k] = v` x.__setitem__, `del x[k]`
+; x.__delitem__, `k in x` x.__contains__ (made in finalize; @name is the key, the method comes from the kind)
+(subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name) @reference.getitem
+(assignment left: (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.setitem
+(augmented_assignment left: (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.setitem
+(delete_statement (subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name)) @reference.delitem
+(comparison_operator (_) ["in" "not in"] @name . [(identifier) (attribute) (call)] @receiver) @reference.contains
+
+; truthiness: `if x:`, `while x:`, `not x`, `assert x` call x.__bool__ (or x.__len__ without one; made in finalize)
+(if_statement condition: [(identifier) (attribute)] @receiver @name) @reference.truth
+(elif_clause condition: [(identifier) (attribute)] @receiver @name) @reference.truth
+(while_statement condition: [(identifier) (attribute)] @receiver @name) @reference.truth
+(not_operator argument: [(identifier) (attribute)] @receiver @name) @reference.truth
+(assert_statement . [(identifier) (attribute)] @receiver @name) @reference.truth
 
 ; context managers: `with EXPR [as x]` calls EXPR.__enter__ and EXPR.__exit__ (split in finalize)
 (with_item value: [(identifier) (attribute) (call)] @name) @reference.with
