@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import CACHE_DIR, fetch_sdist, make_git_repo  # noqa: E402
+from fetch import CACHE_DIR, fetch_sdist, make_git_repo
 
 QUERIES_DIR = Path(__file__).resolve().parent / "search_queries"
 N_SUMMARY_QUERIES = 120

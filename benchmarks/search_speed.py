@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import CACHE_DIR, fetch_sdist, make_git_repo  # noqa: E402
+from fetch import CACHE_DIR, fetch_sdist, make_git_repo
 
 QUERIES = {
     "identifier": [

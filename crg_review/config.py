@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Config", "load_config", "DEFAULT_EXCLUDES"]
+__all__ = ["DEFAULT_EXCLUDES", "Config", "load_config"]
 
 DEFAULT_EXCLUDES = (
     "vendor/*",

@@ -66,9 +66,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 #: code words that say nothing about what a symbol does
 _CODE_NOISE = frozenset(
-    "self cls def return if else elif for in not and or is none true false import from as pass "
-    "class async await lambda with try except finally raise while yield none args kwargs str int "
-    "bool float dict list tuple set bytes object any optional typing t".split()
+    ["self", "cls", "def", "return", "if", "else", "elif", "for", "in", "not", "and", "or", "is", "none", "true", "false", "import", "from", "as", "pass", "class", "async", "await", "lambda", "with", "try", "except", "finally", "raise", "while", "yield", "none", "args", "kwargs", "str", "int", "bool", "float", "dict", "list", "tuple", "set", "bytes", "object", "any", "optional", "typing", "t"]
 )
 
 

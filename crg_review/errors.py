@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CrgError", "GitError", "IndexBuildError", "ConfigError", "PublishError", "LockedError"]
+__all__ = ["ConfigError", "CrgError", "GitError", "IndexBuildError", "LockedError", "PublishError"]
 
 
 class CrgError(Exception):

@@ -35,7 +35,7 @@ from .store import EDGE_INDEXES, Store
 if TYPE_CHECKING:
     from .gitio import Entry, Repo, SnapshotKind
 
-__all__ = ["Source", "UpdateReport", "update_index", "parse_blob", "source_label"]
+__all__ = ["Source", "UpdateReport", "parse_blob", "source_label", "update_index"]
 
 log = logging.getLogger(__name__)
 

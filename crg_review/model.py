@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-__all__ = ["Symbol", "Reference", "Import", "Base", "ParseResult", "MODULE_QUALNAME", "SYMBOL_KINDS", "CLASS_KINDS"]
+__all__ = ["CLASS_KINDS", "MODULE_QUALNAME", "SYMBOL_KINDS", "Base", "Import", "ParseResult", "Reference", "Symbol"]
 
 #: kinds of symbols that have members and bases
 CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))

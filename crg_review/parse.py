@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import PurePosixPath
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,7 @@ from .model import MODULE_QUALNAME, Base, Import, ParseResult, Reference, Symbol
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Query
 
-__all__ = ["parse", "Definition"]
+__all__ = ["Definition", "parse"]
 
 _WS = re.compile(r"\s+")
 _NEWLINE = re.compile(b"\n")
@@ -55,14 +55,14 @@ class Definition:
     end: int = 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser(language: str) -> Parser:
     from tree_sitter_language_pack import get_parser
 
     return get_parser(language)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _query(language: str) -> Query:
     from tree_sitter import Query
     from tree_sitter_language_pack import get_language

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
-__all__ = ["Resolver", "affected_files", "LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT"]
+__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous``
 MAX_CANDIDATES = 16

@@ -86,11 +86,7 @@ BOOST_KIND = 1.3
 PRIOR = {"test": 0.8, "module": 0.8}
 
 _STOP = frozenset(
-    "a an the of to in on for from by with and or not is are was be been being it its this that these those "
-    "as at into over under than then there which who whom what where when why how do does did done can could "
-    "should would will shall may might must some any all each every no nor only own same so such too very "
-    "just also about above below between both i me my we our you your he she they them their if else "
-    "code function method class find where's where does handle handles handling thing things using use used".split()
+    ["a", "an", "the", "of", "to", "in", "on", "for", "from", "by", "with", "and", "or", "not", "is", "are", "was", "be", "been", "being", "it", "its", "this", "that", "these", "those", "as", "at", "into", "over", "under", "than", "then", "there", "which", "who", "whom", "what", "where", "when", "why", "how", "do", "does", "did", "done", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "some", "any", "all", "each", "every", "no", "nor", "only", "own", "same", "so", "such", "too", "very", "just", "also", "about", "above", "below", "between", "both", "i", "me", "my", "we", "our", "you", "your", "he", "she", "they", "them", "their", "if", "else", "code", "function", "method", "class", "find", "where's", "where", "does", "handle", "handles", "handling", "thing", "things", "using", "use", "used"]
 )
 _KIND_WORDS = {
     "class": "class",

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from .errors import IndexBuildError, LockedError
 from .model import CLASS_KINDS, MODULE_QUALNAME, ParseResult, Symbol
 
-__all__ = ["Store", "SCHEMA_VERSION", "name_tokens", "fts_quote"]
+__all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
 log = logging.getLogger(__name__)
 

@@ -196,9 +196,9 @@ def test_stats_text_is_readable(repo: Path) -> None:
     assert "indexed: nothing yet" in out
     ok("index", "--repo", str(repo))
     out = ok("stats", "--repo", str(repo))
-    assert re.search(r"^files\s+16 \(0 with syntax errors\)$", out, re.M)
-    assert re.search(r"^\s+python\s+4 files\s+\d+ symbols$", out, re.M)
-    assert re.search(r"^symbols\s+\d+\s+.*function: \d+", out, re.M)
+    assert re.search(r"^files\s+16 \(0 with syntax errors\)$", out, re.MULTILINE)
+    assert re.search(r"^\s+python\s+4 files\s+\d+ symbols$", out, re.MULTILINE)
+    assert re.search(r"^symbols\s+\d+\s+.*function: \d+", out, re.MULTILINE)
     assert "indexed: worktree" in out
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from crg_review.impact import RULES
 from crg_review.render import MARKDOWN_LIMIT, md_escape, render, sarif
-from crg_review.review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
+from crg_review.review import ChangedSymbol, Finding, Impacted, RelatedTest, Review
 
 from .helpers import commit, git, make_repo, run_cli, write
 

@@ -7,10 +7,10 @@ hooks for what a query cannot say (qualname separator, test conventions, docstri
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 
-__all__ = ["LANGUAGES", "language_for_path", "hooks_for", "query_source"]
+__all__ = ["LANGUAGES", "hooks_for", "language_for_path", "query_source"]
 
 #: tree-sitter-language-pack names, in the order stats report them
 LANGUAGES = ("python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "ruby", "csharp")
@@ -52,13 +52,13 @@ def language_for_path(path: str) -> str | None:
     return _EXTENSIONS.get(name[dot:].lower()) if dot > 0 else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def hooks_for(language: str) -> ModuleType:
     """The hook module of a language (``crg_review.languages.<name>``)."""
     return importlib.import_module(f"{__name__}.{_HOOK_MODULE.get(language, language)}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def query_source(language: str) -> str:
     """The tree-sitter query text for a language (package data)."""
     from importlib.resources import files

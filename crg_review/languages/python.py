@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
-
 import builtins
 import re
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from ..model import Import, ParseResult, Reference, Symbol
 
