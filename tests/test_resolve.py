@@ -560,6 +560,29 @@ def test_iterating_builtins_and_truthiness_call_the_methods_of_typed_objects(rep
     assert calls(edges, "pkg/seek.py::other") == set()  # items is of unknown type: no guess
 
 
+def test_unittest_assertions_call_the_protocol_methods_of_typed_objects(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/bucket.py": (
+            "class Bucket:\n    def __contains__(self, key):\n        return True\n\n"
+            "    def __bool__(self):\n        return True\n\n    def __eq__(self, other):\n        return True\n"
+        ),
+        "tests/test_bucket.py": (
+            "import unittest\n\nfrom pkg.bucket import Bucket\n\n\n"
+            "class BucketTests(unittest.TestCase):\n"
+            "    def test_in(self):\n        b = Bucket()\n        self.assertIn(10, b)\n\n"
+            "    def test_true(self):\n        b = Bucket()\n        self.assertTrue(b)\n\n"
+            "    def test_equal(self):\n        b = Bucket()\n        self.assertEqual([], b)\n\n"
+            "    def test_unknown(self):\n        self.assertIn(10, self.items)\n        self.assertEqual(self.items, [])\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/bucket.py", "Bucket.__contains__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_in")
+    assert ("pkg/bucket.py", "Bucket.__bool__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_true")
+    assert ("pkg/bucket.py", "Bucket.__eq__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_equal")
+    unknown = calls(edges, "tests/test_bucket.py::BucketTests.test_unknown")
+    assert not {e for e in unknown if e[0] == "pkg/bucket.py"}  # self.items: of unknown type, no guess
+
+
 def test_a_parameter_called_runs_what_its_default_names(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/keys.py": "def hashkey(*args):\n    return args\n",

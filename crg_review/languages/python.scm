@@ -101,6 +101,17 @@
 (not_operator argument: [(identifier) (attribute)] @receiver @name) @reference.truth
 (assert_statement . [(identifier) (attribute)] @receiver @name) @reference.truth
 
+; unittest's assertions run the same methods: `assertIn(k, x)` x.__contains__, `assertTrue(x)` x.__bool__,
+; `assertEqual(a, b)` a.__eq__(b) (or b.__eq__(a); made in finalize)
+((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . (_) @name . [(identifier) (attribute) (call)] @receiver)) @reference.contains
+  (#any-of? @_assert "assertIn" "assertNotIn"))
+((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . [(identifier) (attribute)] @receiver @name)) @reference.truth
+  (#any-of? @_assert "assertTrue" "assertFalse"))
+((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
+  (#any-of? @_assert "assertEqual" "assertNotEqual"))
+((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . (_) . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
+  (#any-of? @_assert "assertEqual" "assertNotEqual"))
+
 ; context managers: `with EXPR [as x]` calls EXPR.__enter__ and EXPR.__exit__ (split in finalize)
 (with_item value: [(identifier) (attribute) (call)] @name) @reference.with
 (with_item value: (as_pattern . [(identifier) (attribute) (call)] @name)) @reference.with
