@@ -339,20 +339,27 @@ class Resolver:
                 return [(s, f) for f in found]
         return []
 
+    def _property_value(self, fid: int, scope: Sym, var: str) -> list[Sym] | None:
+        """For ``self.timer`` where ``timer`` is a property of the enclosing class: the classes its getter
+        returns; None for anything else."""
+        if not var.startswith(("self.", "cls.")) or var.count(".") != 1 or self._depth > 4:
+            return None
+        cls = self.enclosing_class(scope)
+        prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+        if prop is None or not _is_property(prop):
+            return None
+        self._depth += 1
+        try:
+            return self._returns(prop, fid)
+        finally:
+            self._depth -= 1
+
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
         found = self._facts_of(fid, scope, var)
-        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
-            # self.timer where timer is a property of the class: what the getter returns
-            cls = self.enclosing_class(scope)
-            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
-            if prop is not None and _is_property(prop):
-                self._depth += 1
-                try:
-                    return self._returns(prop, fid)
-                finally:
-                    self._depth -= 1
+        if not found and (held := self._property_value(fid, scope, var)) is not None:
+            return held
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
@@ -394,16 +401,8 @@ class Resolver:
         """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
         ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
         found = self._facts_of(fid, scope, var)
-        if not found and var.startswith(("self.", "cls.")) and var.count(".") == 1 and self._depth <= 4:
-            # self.timer where timer is a property of the class: what the getter returns
-            cls = self.enclosing_class(scope)
-            prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
-            if prop is not None and _is_property(prop):
-                self._depth += 1
-                try:
-                    return self._returns(prop, fid)
-                finally:
-                    self._depth -= 1
+        if not found and (held := self._property_value(fid, scope, var)) is not None:
+            return held
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
