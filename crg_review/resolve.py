@@ -1419,6 +1419,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
     existing = {r[0] for r in conn.execute("SELECT id FROM files")}
     affected = (set(changed_ids) | set(dependents)) & existing
+    affected |= _relative_package_importers(conn, names)
     done: set[str] = set()
     wildcard_files: set[int] = set()
     while True:
@@ -1448,6 +1449,22 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         wildcard_files.update(fresh)
         for path in fresh.values():
             names.update(path_names(path))
+
+
+def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> set[int]:
+    """Files with ``from . import x`` (``from .. import x``) of a package whose name is in ``names``: such an
+    import names its package by position, not by text, so a package module that appears or goes (its
+    path's names are in ``names``) changes what it resolves to."""
+    out: set[int] = set()
+    for fid, path, level in conn.execute(
+        "SELECT DISTINCT i.file_id, f.path, i.level FROM imports i JOIN files f ON f.id=i.file_id"
+        " WHERE i.level > 0 AND i.module_tail = ''"
+    ):
+        folders = path.split("/")[:-1]
+        package = folders[: len(folders) - (int(level) - 1)] if int(level) - 1 <= len(folders) else []
+        if (package[-1] if package else "__init__") in names:
+            out.add(int(fid))
+    return out
 
 
 def inherit_pairs(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[tuple[str, str, str, str]]:

@@ -628,3 +628,17 @@ def test_a_property_read_on_self_holds_what_the_getter_returns(repo: Path, tmp_p
     annotated = files["pkg/base.py"].replace("def timer(self):", "def timer(self) -> Timer:")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": annotated})
     assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/ttl.py::TTL.pop")
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_a_package_module_appearing_re_resolves_relative_imports_from_it(repo: Path, tmp_path: Path, level: int) -> None:
+    # `from . import f0` names the package by position, not by text: when pkg/__init__.py appears or goes,
+    # the importing file must be resolved again even though it mentions none of the new file's names
+    importer = "pkg/a.py" if level == 1 else "pkg/sub/a.py"
+    dots = "." * level
+    index(repo, {importer: f"from {dots} import f0\n\n\ndef use():\n    f0()\n"}, tmp_path / "i.db")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/__init__.py": "class C0:\n    pass\n"})
+    assert any(e[0] == importer and e[2] == "pkg/__init__.py" for e in edges)  # the import now reaches the package
+    (repo / "pkg/__init__.py").unlink()
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {})
+    assert not any(e[2] == "pkg/__init__.py" for e in edges)
