@@ -259,14 +259,10 @@ def finalize(result: ParseResult) -> None:
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
     built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
-    # isinstance(x, C) names C as a type to test against, not as a value that makes or holds instances
-    typechecks = {(r.scope, r.line, r.name) for r in result.references if r.kind == "typecheck"}
     refs: list[Reference] = []
     for r in result.references:
-        if r.kind in ("namestr", "typecheck"):
+        if r.kind == "namestr":
             continue
-        if r.kind == "ref" and (r.scope, r.line, r.name) in typechecks:
-            r = r._replace(kind="type")
         if r.kind in ("getattr", "getattrcall"):
             if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
                 continue  # the getattrcall reference of the same lookup stands for it

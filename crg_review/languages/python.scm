@@ -101,11 +101,6 @@
 (not_operator argument: [(identifier) (attribute)] @receiver @name) @reference.truth
 (assert_statement . [(identifier) (attribute)] @receiver @name) @reference.truth
 
-; isinstance(x, C), issubclass(x, (A, B)): the classes are named as types, not as values (made in finalize)
-((call function: (identifier) @_check arguments: (argument_list . (_) . [(identifier) @name (attribute attribute: (identifier) @name)])) @reference.typecheck
-  (#any-of? @_check "isinstance" "issubclass"))
-((call function: (identifier) @_check arguments: (argument_list . (_) . (tuple [(identifier) @name (attribute attribute: (identifier) @name)]))) @reference.typecheck
-  (#any-of? @_check "isinstance" "issubclass"))
 ; unittest's assertions run the same methods: `assertIn(k, x)` x.__contains__, `assertTrue(x)` x.__bool__,
 ; `assertEqual(a, b)` a.__eq__(b) (or b.__eq__(a); made in finalize)
 ((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . (_) @name . [(identifier) (attribute) (call)] @receiver)) @reference.contains
