@@ -29,7 +29,6 @@ from .errors import GitError
 from .languages import hooks_for, language_for_path
 from .model import ParseResult
 from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, inherit_pairs
-from .resolve_pool import resolve_everything
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
@@ -250,6 +249,8 @@ def update_index(
         if full:
             n_workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
             helpers = 1 if n_workers > 1 and len(ordered) >= PARALLEL_THRESHOLD else 0
+            from .resolve_pool import resolve_everything  # full builds only: kept out of the hook's start-up
+
             with store.bulk_load(EDGE_INDEXES), store.lookup_index("bases_symbol", "bases", "symbol_id"):
                 resolve_everything(store, resolver, ordered, helpers=helpers)
         else:
