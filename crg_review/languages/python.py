@@ -309,11 +309,8 @@ def finalize(result: ParseResult) -> None:
                 refs.append(Reference("call", "__bool__", receiver, r.line, r.scope, 0, ()))
                 refs.append(Reference("call", "__len__", receiver, r.line, r.scope, 0, ()))
             continue
-        if r.kind == "equality":  # assertEqual(a, b): a == b, a.__eq__(b) or b.__eq__(a)
-            receiver = _one_line(r.receiver)
-            if receiver in typed or _made_by_call(receiver):
-                refs.append(Reference("call", "__eq__", receiver, r.line, r.scope, 1, ()))
-            continue
+        if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
+            r = r._replace(kind="operator", name="==")
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)

@@ -102,7 +102,7 @@
 (assert_statement . [(identifier) (attribute)] @receiver @name) @reference.truth
 
 ; unittest's assertions run the same methods: `assertIn(k, x)` x.__contains__, `assertTrue(x)` x.__bool__,
-; `assertEqual(a, b)` a.__eq__(b) (or b.__eq__(a); made in finalize)
+; `assertEqual(a, b)` as `a == b` (made in finalize)
 ((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . (_) @name . [(identifier) (attribute) (call)] @receiver)) @reference.contains
   (#any-of? @_assert "assertIn" "assertNotIn"))
 ((call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . [(identifier) (attribute)] @receiver @name)) @reference.truth
