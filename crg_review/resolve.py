@@ -1456,6 +1456,8 @@ def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> se
     import names its package by position, not by text, so a package module that appears or goes (its
     path's names are in ``names``) changes what it resolves to."""
     out: set[int] = set()
+    if "__init__" not in names:  # no package module appeared or went (a file's path names are in names then)
+        return out
     for fid, path, level in conn.execute(
         "SELECT DISTINCT i.file_id, f.path, i.level FROM imports i JOIN files f ON f.id=i.file_id"
         " WHERE i.level > 0 AND i.module_tail = ''"
