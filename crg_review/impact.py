@@ -770,20 +770,28 @@ class Graph:
                 out.extend(self.tests_under(child))
         return out
 
-    def inherited_tests(self, test: Node) -> list[tuple[Node, str]]:
-        """(subclass, qualname) for a test method that test subclasses inherit without overriding it."""
-        if test.kind != "method" or test.parent_id is None:
+    def inherited_tests(self, method: Node) -> list[tuple[Node, str]]:
+        """(test class, qualname) for a ``test*`` method, of a test class or of a mixin that is none: the test
+        subclasses that inherit this very definition (none of them, nor a nearer base, overrides it) run it
+        as their own test."""
+        if method.kind != "method" or method.parent_id is None or not method.name.startswith("test"):
             return []
-        subclasses = self._transitive(test.parent_id, "subclasses")
+        subclasses = self._transitive(method.parent_id, "subclasses")
         if not subclasses:
             return []
         classes = self.nodes(subclasses)
         self._load_children(subclasses)
         out: list[tuple[Node, str]] = []
-        for cls_id in subclasses:
-            cls = classes[cls_id]
-            if cls.is_test and not any(c.name == test.name for c in self._children[cls_id]):
-                out.append((cls, f"{cls.qualname}.{test.name}"))
+        for cid in subclasses:
+            cls = classes.get(cid)
+            if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
+                continue
+            owner = next(
+                (b for b in self._transitive(cid, "bases") if any(c.name == method.name for c in self.children(b))),
+                None,
+            )
+            if owner == method.parent_id:  # no nearer base defines the name
+                out.append((cls, f"{cls.qualname}.{method.name}"))
         return out
 
     def base_tests(self, test_class: Node) -> list[tuple[Node, str]]:
@@ -803,28 +811,6 @@ class Graph:
                 if m.name not in seen and m.kind == "method" and m.name.startswith("test"):
                     out.append((m, f"{test_class.qualname}.{m.name}"))
                 seen.add(m.name)
-        return out
-
-    def mixin_test_users(self, method: Node) -> list[tuple[Node, str]]:
-        """(test class, qualname) for a ``test*`` method of a class that is no test class (a mixin): the test
-        subclasses that inherit it run it as their own test."""
-        if method.kind != "method" or method.is_test or method.parent_id is None or not method.name.startswith("test"):
-            return []
-        subclasses = self._transitive(method.parent_id, "subclasses")
-        if not subclasses:
-            return []
-        classes = self.nodes(subclasses)
-        self._load_children(subclasses)
-        out: list[tuple[Node, str]] = []
-        for cid in subclasses:
-            cls = classes.get(cid)
-            if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
-                continue
-            owner = next((b for b in self._transitive(cid, "bases") if any(
-                c.name == method.name for c in self.children(b)
-            )), None)
-            if owner == method.parent_id:  # no nearer base defines the name
-                out.append((cls, f"{cls.qualname}.{method.name}"))
         return out
 
     def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
@@ -1253,8 +1239,8 @@ def walk_tests(
                     for _method, qual in graph.base_tests(test_class):
                         _add_hit(hits, test_class, qual, max(depth, 0), reason, here)
                 window.found(here, depth)
-            elif here and node.kind == "method" and node.name.startswith("test"):
-                mixed_in = graph.mixin_test_users(node)
+            elif here and node.kind == "method" and not node.is_test and node.name.startswith("test"):
+                mixed_in = graph.inherited_tests(node)  # a test method of a mixin that is no test class
                 for cls, qual in mixed_in:
                     _add_hit(hits, cls, qual, max(depth, 0), reason, here)
                 if mixed_in:

@@ -825,3 +825,20 @@ def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Pa
     tests = selected(review(capsys, repo))
     assert {"tests/test_lazy.py::test_show", "tests/test_lazy.py::test_render"} <= set(tests)
     assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)
+
+
+def test_an_inherited_test_runs_in_the_subclasses_that_inherit_that_definition(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_over.py",
+        "from pkg.core import api, leaf\n\n\nclass TestA:\n    def test_x(self):\n        assert api(1)\n\n\n"
+        "class TestB(TestA):\n    def test_x(self):\n        assert leaf(1)\n\n\n"
+        "class TestC(TestB):\n    pass\n\n\nclass TestD(TestA):\n    pass\n",
+    )
+    commit(repo, "overridden test")
+    edit(repo, "pkg/core.py", "def api(x):\n", "def api(x):\n    x = x or 0\n")
+    tests = selected(review(capsys, repo))
+    assert {"tests/test_over.py::TestA::test_x", "tests/test_over.py::TestD::test_x"} <= set(tests)
+    # TestC runs TestB's test_x, which does not call api
+    assert not {"tests/test_over.py::TestB::test_x", "tests/test_over.py::TestC::test_x"} & set(tests)
