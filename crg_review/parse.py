@@ -8,7 +8,14 @@ name, for grammars without a node for ``receiver.name``: Java ``method_invocatio
 ``@reference.<kind>`` any other use with ``@name`` (and optional ``@receiver``);
 ``@import`` with ``@import.module`` / ``@import.name`` / ``@import.alias`` / ``@import.wildcard``;
 ``@inherit`` a definition node (the same node as its ``@definition.*``) with one ``@base``; an ``@inherit`` node
-that is no definition (Rust ``impl Trait for Type``) is attributed by the ``inherit_owner`` hook.
+that is no definition (Rust ``impl Trait for Type``) is attributed by the ``inherit_owner`` hook;
+``@expand.<what>`` a node the language's ``expand`` hook takes apart into calls and references (see below).
+
+Compiling a query costs about 1 ms per pattern step below an expression node (tree-sitter analyses each step
+against the grammar's parse table), once in every process that parses a file of the language. A query can
+therefore capture such a node whole, ``(call) @expand.call``, and let ``expand(what, node, captures, source)``
+read its fields: it returns ``(kind, name node, receiver node or None)`` items, and ``("call", callee node,
+arguments node or None)`` for a call.
 
 What a query cannot say is asked of the language's hook module (see ``languages/``); every hook has a
 default here.
@@ -137,10 +144,13 @@ def as_utf8(source: bytes, language: str) -> bytes:
 
 
 def _role(caps: dict[str, Any]) -> tuple[str, str]:
-    """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import."""
+    """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import, or a node
+    for the ``expand`` hook."""
     for k in caps:
         if k.startswith("definition."):
             return "definition", k
+        if k.startswith("expand."):
+            return "expand", k
     if "inherit" in caps:
         return "inherit", "inherit"
     if "reference.call" in caps:
@@ -167,21 +177,56 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     split_callee = _hook(hooks, "split_callee", _default_split_callee)
     skip_reference = _hook(hooks, "skip_reference", None)
     call_args = _hook(hooks, "call_args", None)
+    expand = _hook(hooks, "expand", None)
 
     defs: dict[tuple[int, int, str], Definition] = {}
     inherits: list[tuple[tuple[int, int], str, int]] = []
     foreign_inherits: dict[tuple[int, int], Node] = {}  # @inherit nodes, for the inherit_owner hook
-    raw_refs: list[tuple[int, str, str, str, int, int | None, tuple[str, ...]]] = []
+    # offset, kind, order among equal offset and kind, name, receiver, line, arity, keywords
+    raw_refs: list[tuple[int, str, int, str, str, int, int | None, tuple[str, ...]]] = []
     raw_imports: list[tuple[int, Import]] = []
 
     roles: dict[int, tuple[str, str]] = _ROLES.setdefault(language, {})
     callee_spans: set[tuple[int, int]] = set()
-    attr_refs: list[tuple[tuple[int, int], tuple[int, str, str, str, int, None, tuple[str, ...]]]] = []
+    attr_refs: list[tuple[tuple[int, int], tuple[int, str, int, str, str, int, None, tuple[str, ...]]]] = []
     for pattern, caps in QueryCursor(_query(language)).matches(root):
         role = roles.get(pattern)
         if role is None:
             role = roles[pattern] = _role(caps)
         category, key = role
+        if category == "expand":
+            node = caps[key][0]
+            span = (node.start_byte, node.end_byte)
+            if key == "expand.attr" and span in callee_spans:  # a callee (its call came first): see attr_refs below
+                continue
+            for kind, first, second in expand(key[7:], node, caps, source):
+                # among references at one offset of one kind, the order of the nodes that ended the matches of
+                # the per-shape patterns these replace: a call's arguments, another reference's receiver
+                if kind == "call":
+                    callee_spans.add((first.start_byte, first.end_byte))
+                    receiver, name = split_callee(text(first, source))
+                    counts: tuple[int | None, tuple[str, ...]] = (None, ())
+                    if second is not None and call_args is not None:
+                        counts = call_args(second, source)
+                    if name:
+                        raw_refs.append((first.start_byte, kind, first.end_byte, name, receiver, first.start_point[0] + 1, *counts))
+                    continue
+                receiver = text(second, source) if second is not None else ""
+                row = (
+                    first.start_byte,
+                    kind,
+                    second.start_byte if second is not None else 0,
+                    text(first, source),
+                    one_line(receiver, 200) if receiver else "",
+                    first.start_point[0] + 1,
+                    None,
+                    (),
+                )
+                if kind == "attr":  # an attribute that is also a callee is already a call reference
+                    attr_refs.append((span, row))
+                else:
+                    raw_refs.append(row)
+            continue
         if category == "definition":
             node = caps[key][0]
             name_node = caps["name"][0] if "name" in caps else None
@@ -221,7 +266,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 arity, keywords = call_args(caps["args"][0], source)
             if name:
                 raw_refs.append(
-                    (callee_node.start_byte, "call", name, receiver, callee_node.start_point[0] + 1, arity, keywords)
+                    (callee_node.start_byte, "call", 0, name, receiver, callee_node.start_point[0] + 1, arity, keywords)
                 )
             continue
         if category == "reference":
@@ -236,6 +281,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             row = (
                 name_node.start_byte,
                 kind,
+                0,
                 text(name_node, source),
                 one_line(receiver, 200) if receiver else "",
                 name_node.start_point[0] + 1,
@@ -328,7 +374,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
         return d.qualname if d is not None else MODULE_QUALNAME
 
     seen: set[tuple[Any, ...]] = set()
-    for offset, kind, name, receiver, line, arity, keywords in sorted(raw_refs, key=lambda r: (r[0], r[1])):
+    for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=lambda r: (r[0], r[1], r[2])):
         ref = Reference(kind, name, receiver, line, scope_of(offset), arity, keywords)
         if kind != "call":  # value uses are deduplicated per scope; every call site is kept
             k = (kind, name, receiver, ref.scope)
