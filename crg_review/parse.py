@@ -27,6 +27,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from pathlib import PurePosixPath
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["Definition", "parse"]
 
 _WS = re.compile(r"\s+")
-_NEWLINE = re.compile(b"\n")
 _SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
 
 
@@ -86,7 +86,9 @@ def text(node: Node | None, source: bytes) -> str:
 
 def one_line(value: str, limit: int = 300) -> str:
     """Collapse whitespace and cut to ``limit`` characters."""
-    value = _WS.sub(" ", value).strip()
+    # most values have no whitespace to collapse (isprintable() is False for any other \s character)
+    if not (value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " "):
+        value = _WS.sub(" ", value).strip()
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
@@ -116,8 +118,8 @@ def _default_signature(d: Definition, source: bytes) -> str:
 
 # --- the walk -------------------------------------------------------------------------------------
 
-#: per language, per query pattern: (category, capture key); computed from the first match of each
-_ROLES: dict[str, dict[int, tuple[str, str]]] = {}
+#: per language, per query pattern: (category, capture key, what of @expand.<what>); from the first match of each
+_ROLES: dict[str, dict[int, tuple[str, str, str]]] = {}
 
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
@@ -143,24 +145,24 @@ def as_utf8(source: bytes, language: str) -> bytes:
         return source.decode("latin-1").encode("utf-8")
 
 
-def _role(caps: dict[str, Any]) -> tuple[str, str]:
+def _role(caps: dict[str, Any]) -> tuple[str, str, str]:
     """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import, or a node
     for the ``expand`` hook."""
     for k in caps:
         if k.startswith("definition."):
-            return "definition", k
+            return "definition", k, ""
         if k.startswith("expand."):
-            return "expand", k
+            return "expand", k, k[7:]
     if "inherit" in caps:
-        return "inherit", "inherit"
+        return "inherit", "inherit", ""
     if "reference.call" in caps:
-        return "call", "reference.call"
+        return "call", "reference.call", ""
     for k in caps:
         if k.startswith("reference."):
-            return "reference", k
+            return "reference", k, ""
     if "import" in caps:
-        return "import", "import"
-    return "other", ""
+        return "import", "import", ""
+    return "other", "", ""
 
 
 
@@ -186,38 +188,44 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     raw_refs: list[tuple[int, str, int, str, str, int, int | None, tuple[str, ...]]] = []
     raw_imports: list[tuple[int, Import]] = []
 
-    roles: dict[int, tuple[str, str]] = _ROLES.setdefault(language, {})
+    roles: dict[int, tuple[str, str, str]] = _ROLES.setdefault(language, {})
     callee_spans: set[tuple[int, int]] = set()
     attr_refs: list[tuple[tuple[int, int], tuple[int, str, int, str, str, int, None, tuple[str, ...]]]] = []
     for pattern, caps in QueryCursor(_query(language)).matches(root):
         role = roles.get(pattern)
         if role is None:
             role = roles[pattern] = _role(caps)
-        category, key = role
+        category, key, what = role
         if category == "expand":
             node = caps[key][0]
             span = (node.start_byte, node.end_byte)
-            if key == "expand.attr" and span in callee_spans:  # a callee (its call came first): see attr_refs below
+            if what == "attr" and span in callee_spans:  # a callee (its call came first): see attr_refs below
                 continue
-            for kind, first, second in expand(key[7:], node, caps, source):
+            for kind, first, second in expand(what, node, caps, source):
                 # among references at one offset of one kind, the order of the nodes that ended the matches of
                 # the per-shape patterns these replace: a call's arguments, another reference's receiver
+                start = first.start_byte
+                end = first.end_byte
                 if kind == "call":
-                    callee_spans.add((first.start_byte, first.end_byte))
-                    receiver, name = split_callee(text(first, source))
+                    callee_spans.add((start, end))
+                    receiver, name = split_callee(source[start:end].decode("utf-8", "replace"))
                     counts: tuple[int | None, tuple[str, ...]] = (None, ())
                     if second is not None and call_args is not None:
                         counts = call_args(second, source)
                     if name:
-                        raw_refs.append((first.start_byte, kind, first.end_byte, name, receiver, first.start_point[0] + 1, *counts))
+                        raw_refs.append((start, kind, end, name, receiver, first.start_point[0] + 1, *counts))
                     continue
-                receiver = text(second, source) if second is not None else ""
+                if second is None:
+                    order, receiver = 0, ""
+                else:
+                    order = second.start_byte
+                    receiver = one_line(source[order : second.end_byte].decode("utf-8", "replace"), 200)
                 row = (
-                    first.start_byte,
+                    start,
                     kind,
-                    second.start_byte if second is not None else 0,
-                    text(first, source),
-                    one_line(receiver, 200) if receiver else "",
+                    order,
+                    source[start:end].decode("utf-8", "replace"),
+                    receiver,
                     first.start_point[0] + 1,
                     None,
                     (),
@@ -334,9 +342,11 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     signature = _hook(hooks, "signature", _default_signature)
     params = _hook(hooks, "params", lambda d, s: ())
     test_flags: dict[int, bool] = {}
-    # line of a byte offset: count the newlines before it (offsets of every newline, once per file)
-    newlines = [m.start() for m in _NEWLINE.finditer(source)] if ordered else []
+    # a definition's first line: the newlines before it, counted on from the previous one (they come in order)
+    start_line, counted = 1, 0
     for d in ordered:
+        start_line += source.count(b"\n", counted, d.start)
+        counted = d.start
         parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
         d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
         flag = bool(is_test(d, path, parent_test))
@@ -346,7 +356,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 kind=d.kind,
                 name=d.name,
                 qualname=d.qualname,
-                start_line=bisect.bisect_right(newlines, d.start - 1) + 1 if d.start else 1,
+                start_line=start_line,
                 end_line=d.node.end_point[0] + 1,
                 signature=signature(d, source),
                 docstring=one_line(docstring(d, source), 2000),
@@ -374,14 +384,16 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
         return d.qualname if d is not None else MODULE_QUALNAME
 
     seen: set[tuple[Any, ...]] = set()
-    for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=lambda r: (r[0], r[1], r[2])):
-        ref = Reference(kind, name, receiver, line, scope_of(offset), arity, keywords)
+    references = result.references
+    make_tuple = tuple.__new__  # Reference(...) without its Python-level __new__: half a million per django build
+    for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=itemgetter(0, 1, 2)):
+        scope = scope_of(offset)
         if kind != "call":  # value uses are deduplicated per scope; every call site is kept
-            k = (kind, name, receiver, ref.scope)
+            k = (kind, name, receiver, scope)
             if k in seen:
                 continue
             seen.add(k)
-        result.references.append(ref)
+        references.append(make_tuple(Reference, (kind, name, receiver, line, scope, arity, keywords)))
     extra = _hook(hooks, "extra_references", None)
     if extra is not None:
         result.references.extend(extra(result.symbols, path))

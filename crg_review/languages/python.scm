@@ -54,9 +54,8 @@
 (return_statement "return" @name (call) @expand.returns)
 (return_statement "return" @name [(identifier) (attribute)] @receiver) @reference.alias
 ; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
-(for_statement left: (identifier) @name right: [(call) (identifier) (attribute)] @expand.element)
-(for_in_clause left: (identifier) @name right: [(call) (identifier) (attribute)] @expand.element)
-(for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate
+(for_statement) @expand.for_statement
+(for_in_clause) @expand.for_in_clause
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
