@@ -97,6 +97,9 @@ def one_line(value: str, limit: int = 300) -> str:
 
 def _default_split_callee(callee: str) -> tuple[str, str]:
     callee = callee.strip()
+    if "?" not in callee and ":" not in callee and ">" not in callee:  # "." is the only separator: no regex
+        receiver, _, name = callee.rpartition(".")
+        return receiver, name
     parts = _SEPARATORS.split(callee)
     if len(parts) == 1:
         return "", callee
