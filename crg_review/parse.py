@@ -8,7 +8,14 @@ name, for grammars without a node for ``receiver.name``: Java ``method_invocatio
 ``@reference.<kind>`` any other use with ``@name`` (and optional ``@receiver``);
 ``@import`` with ``@import.module`` / ``@import.name`` / ``@import.alias`` / ``@import.wildcard``;
 ``@inherit`` a definition node (the same node as its ``@definition.*``) with one ``@base``; an ``@inherit`` node
-that is no definition (Rust ``impl Trait for Type``) is attributed by the ``inherit_owner`` hook.
+that is no definition (Rust ``impl Trait for Type``) is attributed by the ``inherit_owner`` hook;
+``@expand.<what>`` a node the language's ``expand`` hook takes apart into calls and references (see below).
+
+Compiling a query costs about 1 ms per pattern step below an expression node (tree-sitter analyses each step
+against the grammar's parse table), once in every process that parses a file of the language. A query can
+therefore capture such a node whole, ``(call) @expand.call``, and let ``expand(what, node, captures, source)``
+read its fields: it returns ``(kind, name node, receiver node or None)`` items, and ``("call", callee node,
+arguments node or None)`` for a call.
 
 What a query cannot say is asked of the language's hook module (see ``languages/``); every hook has a
 default here.
@@ -20,6 +27,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from pathlib import PurePosixPath
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -33,7 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["Definition", "parse"]
 
 _WS = re.compile(r"\s+")
-_NEWLINE = re.compile(b"\n")
 _SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
 
 
@@ -79,7 +86,9 @@ def text(node: Node | None, source: bytes) -> str:
 
 def one_line(value: str, limit: int = 300) -> str:
     """Collapse whitespace and cut to ``limit`` characters."""
-    value = _WS.sub(" ", value).strip()
+    # most values have no whitespace to collapse (isprintable() is False for any other \s character)
+    if not (value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " "):
+        value = _WS.sub(" ", value).strip()
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
@@ -88,6 +97,9 @@ def one_line(value: str, limit: int = 300) -> str:
 
 def _default_split_callee(callee: str) -> tuple[str, str]:
     callee = callee.strip()
+    if "?" not in callee and ":" not in callee and ">" not in callee:  # "." is the only separator: no regex
+        receiver, _, name = callee.rpartition(".")
+        return receiver, name
     parts = _SEPARATORS.split(callee)
     if len(parts) == 1:
         return "", callee
@@ -109,8 +121,8 @@ def _default_signature(d: Definition, source: bytes) -> str:
 
 # --- the walk -------------------------------------------------------------------------------------
 
-#: per language, per query pattern: (category, capture key); computed from the first match of each
-_ROLES: dict[str, dict[int, tuple[str, str]]] = {}
+#: per language, per query pattern: (category, capture key, what of @expand.<what>); from the first match of each
+_ROLES: dict[str, dict[int, tuple[str, str, str]]] = {}
 
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
@@ -136,21 +148,24 @@ def as_utf8(source: bytes, language: str) -> bytes:
         return source.decode("latin-1").encode("utf-8")
 
 
-def _role(caps: dict[str, Any]) -> tuple[str, str]:
-    """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import."""
+def _role(caps: dict[str, Any]) -> tuple[str, str, str]:
+    """What a pattern's matches are: a definition, an inheritance, a call, another reference, an import, or a node
+    for the ``expand`` hook."""
     for k in caps:
         if k.startswith("definition."):
-            return "definition", k
+            return "definition", k, ""
+        if k.startswith("expand."):
+            return "expand", k, k[7:]
     if "inherit" in caps:
-        return "inherit", "inherit"
+        return "inherit", "inherit", ""
     if "reference.call" in caps:
-        return "call", "reference.call"
+        return "call", "reference.call", ""
     for k in caps:
         if k.startswith("reference."):
-            return "reference", k
+            return "reference", k, ""
     if "import" in caps:
-        return "import", "import"
-    return "other", ""
+        return "import", "import", ""
+    return "other", "", ""
 
 
 
@@ -167,21 +182,62 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     split_callee = _hook(hooks, "split_callee", _default_split_callee)
     skip_reference = _hook(hooks, "skip_reference", None)
     call_args = _hook(hooks, "call_args", None)
+    expand = _hook(hooks, "expand", None)
 
     defs: dict[tuple[int, int, str], Definition] = {}
     inherits: list[tuple[tuple[int, int], str, int]] = []
     foreign_inherits: dict[tuple[int, int], Node] = {}  # @inherit nodes, for the inherit_owner hook
-    raw_refs: list[tuple[int, str, str, str, int, int | None, tuple[str, ...]]] = []
+    # offset, kind, order among equal offset and kind, name, receiver, line, arity, keywords
+    raw_refs: list[tuple[int, str, int, str, str, int, int | None, tuple[str, ...]]] = []
     raw_imports: list[tuple[int, Import]] = []
 
-    roles: dict[int, tuple[str, str]] = _ROLES.setdefault(language, {})
+    roles: dict[int, tuple[str, str, str]] = _ROLES.setdefault(language, {})
     callee_spans: set[tuple[int, int]] = set()
-    attr_refs: list[tuple[tuple[int, int], tuple[int, str, str, str, int, None, tuple[str, ...]]]] = []
+    attr_refs: list[tuple[tuple[int, int], tuple[int, str, int, str, str, int, None, tuple[str, ...]]]] = []
     for pattern, caps in QueryCursor(_query(language)).matches(root):
         role = roles.get(pattern)
         if role is None:
             role = roles[pattern] = _role(caps)
-        category, key = role
+        category, key, what = role
+        if category == "expand":
+            node = caps[key][0]
+            span = (node.start_byte, node.end_byte)
+            if what == "attr" and span in callee_spans:  # a callee (its call came first): see attr_refs below
+                continue
+            for kind, first, second in expand(what, node, caps, source):
+                # among references at one offset of one kind, the order of the nodes that ended the matches of
+                # the per-shape patterns these replace: a call's arguments, another reference's receiver
+                start = first.start_byte
+                end = first.end_byte
+                if kind == "call":
+                    callee_spans.add((start, end))
+                    receiver, name = split_callee(source[start:end].decode("utf-8", "replace"))
+                    counts: tuple[int | None, tuple[str, ...]] = (None, ())
+                    if second is not None and call_args is not None:
+                        counts = call_args(second, source)
+                    if name:
+                        raw_refs.append((start, kind, end, name, receiver, first.start_point[0] + 1, *counts))
+                    continue
+                if second is None:
+                    order, receiver = 0, ""
+                else:
+                    order = second.start_byte
+                    receiver = one_line(source[order : second.end_byte].decode("utf-8", "replace"), 200)
+                row = (
+                    start,
+                    kind,
+                    order,
+                    source[start:end].decode("utf-8", "replace"),
+                    receiver,
+                    first.start_point[0] + 1,
+                    None,
+                    (),
+                )
+                if kind == "attr":  # an attribute that is also a callee is already a call reference
+                    attr_refs.append((span, row))
+                else:
+                    raw_refs.append(row)
+            continue
         if category == "definition":
             node = caps[key][0]
             name_node = caps["name"][0] if "name" in caps else None
@@ -221,7 +277,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 arity, keywords = call_args(caps["args"][0], source)
             if name:
                 raw_refs.append(
-                    (callee_node.start_byte, "call", name, receiver, callee_node.start_point[0] + 1, arity, keywords)
+                    (callee_node.start_byte, "call", 0, name, receiver, callee_node.start_point[0] + 1, arity, keywords)
                 )
             continue
         if category == "reference":
@@ -236,6 +292,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             row = (
                 name_node.start_byte,
                 kind,
+                0,
                 text(name_node, source),
                 one_line(receiver, 200) if receiver else "",
                 name_node.start_point[0] + 1,
@@ -288,9 +345,11 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     signature = _hook(hooks, "signature", _default_signature)
     params = _hook(hooks, "params", lambda d, s: ())
     test_flags: dict[int, bool] = {}
-    # line of a byte offset: count the newlines before it (offsets of every newline, once per file)
-    newlines = [m.start() for m in _NEWLINE.finditer(source)] if ordered else []
+    # a definition's first line: the newlines before it, counted on from the previous one (they come in order)
+    start_line, counted = 1, 0
     for d in ordered:
+        start_line += source.count(b"\n", counted, d.start)
+        counted = d.start
         parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
         d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
         flag = bool(is_test(d, path, parent_test))
@@ -300,7 +359,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
                 kind=d.kind,
                 name=d.name,
                 qualname=d.qualname,
-                start_line=bisect.bisect_right(newlines, d.start - 1) + 1 if d.start else 1,
+                start_line=start_line,
                 end_line=d.node.end_point[0] + 1,
                 signature=signature(d, source),
                 docstring=one_line(docstring(d, source), 2000),
@@ -328,14 +387,16 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
         return d.qualname if d is not None else MODULE_QUALNAME
 
     seen: set[tuple[Any, ...]] = set()
-    for offset, kind, name, receiver, line, arity, keywords in sorted(raw_refs, key=lambda r: (r[0], r[1])):
-        ref = Reference(kind, name, receiver, line, scope_of(offset), arity, keywords)
+    references = result.references
+    make_tuple = tuple.__new__  # Reference(...) without its Python-level __new__: half a million per django build
+    for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=itemgetter(0, 1, 2)):
+        scope = scope_of(offset)
         if kind != "call":  # value uses are deduplicated per scope; every call site is kept
-            k = (kind, name, receiver, ref.scope)
+            k = (kind, name, receiver, scope)
             if k in seen:
                 continue
             seen.add(k)
-        result.references.append(ref)
+        references.append(make_tuple(Reference, (kind, name, receiver, line, scope, arity, keywords)))
     extra = _hook(hooks, "extra_references", None)
     if extra is not None:
         result.references.extend(extra(result.symbols, path))

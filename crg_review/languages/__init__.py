@@ -7,6 +7,7 @@ hooks for what a query cannot say (qualname separator, test conventions, docstri
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 from types import ModuleType
 
@@ -61,9 +62,19 @@ def hooks_for(language: str) -> ModuleType:
 @cache
 def query_source(language: str) -> str:
     """The tree-sitter query text for a language (package data)."""
-    from importlib.resources import files
-
     hooks = hooks_for(language)
     # QUERY_FILES (language -> file names, concatenated) lets grammars that share most node types share queries
     names = getattr(hooks, "QUERY_FILES", {}).get(language) or (getattr(hooks, "QUERY_FILE", f"{language}.scm"),)
-    return "\n".join((files(__name__) / name).read_text(encoding="utf-8") for name in names)
+    return "\n".join(_package_text(name) for name in names)
+
+
+def _package_text(name: str) -> str:
+    """A data file of this package, read beside this module; through importlib.resources (whose first use costs
+    3-4 ms of imports in every process that parses) only when the package is no directory (a zip)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        from importlib.resources import files
+
+        return (files(__name__) / name).read_text(encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ def module_name(path: str) -> str:
 
 
 def is_test_file(path: str) -> bool:
-    name = PurePosixPath(path).name
+    name = path.rpartition("/")[2]  # PurePosixPath(path).name, without its cost once per definition
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py" or name == "tests.py"
 
 
@@ -149,17 +150,20 @@ def call_args(args: Any, source: bytes) -> tuple[int | None, tuple[str, ...]]:
     """Positional argument count (None when ``*args`` makes it unknown) and keyword names."""
     if args.type != "argument_list":
         return 1, ()
+    if not args.named_child_count:
+        return 0, ()
     positional = 0
     keywords: list[str] = []
     unknown = False
     for a in args.named_children:
-        if a.type == "keyword_argument":
+        kind = a.type
+        if kind == "keyword_argument":
             keywords.append(_text(a.child_by_field_name("name"), source))
-        elif a.type == "list_splat":
+        elif kind == "list_splat":
             unknown = True
-        elif a.type == "dictionary_splat":
+        elif kind == "dictionary_splat":
             keywords.append("**")
-        elif a.type != "comment":
+        elif kind != "comment":
             positional += 1
     return (None if unknown else positional), tuple(keywords)
 
@@ -175,6 +179,305 @@ def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
     name = _text(caps["import.name"][0], source) if "import.name" in caps else None
     alias = _text(caps["import.alias"][0], source) if "import.alias" in caps else None
     return [Import(module, name, alias, level, line)]
+
+
+# --- expressions taken apart in Python (``@expand.<what>`` captures) ----------------------------------------
+# Each function stands for the query patterns its comment shows; it returns ``(kind, name node, receiver node)``
+# items, for a call ``("call", callee, arguments or None)`` (see parse.py).
+
+_NAMES = frozenset(("identifier", "attribute"))
+_OPERANDS = frozenset(("identifier", "attribute", "call"))
+_LOOKUP_NAMES = frozenset(("string", "binary_operator", "call", "identifier"))
+_CAST_ARGS = frozenset(("identifier", "attribute", "subscript", "string"))
+_BOUNDS = frozenset(("identifier", "attribute", "string"))
+_COMPARISONS = frozenset(("<", "<=", "==", "!=", ">=", ">"))
+_MEMBERSHIP = frozenset(("in", "not in"))
+_CAST = re.compile(r"(^|[.])cast$")
+_TYPEVAR = re.compile(r"(^|[.])TypeVar$")
+Item = tuple[str, Any, Any]
+
+
+def _member(kind: str, node: Any) -> list[Item]:
+    """``x`` or ``receiver.x``: ``(attribute object: (_) @receiver attribute: (identifier) @name)``."""
+    if node.type != "attribute":
+        return [(kind, node, None)]
+    name = node.child_by_field_name("attribute")
+    receiver = node.child_by_field_name("object")
+    if name is None or receiver is None or name.type != "identifier":
+        return []
+    return [(kind, name, receiver)]
+
+
+def _named_child(node: Any, index: int) -> Any:
+    return node.named_child(index) if index < node.named_child_count else None
+
+
+def _lookup(args: Any) -> tuple[Any, Any] | None:
+    """``getattr``'s object and name: ``(argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)]
+    @name)``."""
+    receiver = _named_child(args, 0)
+    name = _named_child(args, 1)
+    if receiver is None or name is None or name.type not in _LOOKUP_NAMES:
+        return None
+    return receiver, name
+
+
+def _call(node: Any, source: bytes) -> list[Item]:
+    function = node.child_by_field_name("function")
+    args = node.child_by_field_name("arguments")
+    if function is None or args is None:
+        return []
+    kind = function.type
+    if kind == "call":  # f(...)(...): `type(self)(...)`, `getattr(obj, name)(...)`
+        inner = function.child_by_field_name("function")
+        inner_args = function.child_by_field_name("arguments")
+        if inner is None or inner_args is None or inner.type != "identifier" or inner_args.type != "argument_list":
+            return []
+        called = source[inner.start_byte : inner.end_byte]
+        if called == b"type":
+            # ((call function: (call function: (identifier) @_type arguments: (argument_list . (identifier) @name .)))
+            #   @reference.typecall (#eq? @_type "type"))
+            arg = _named_child(inner_args, 0)
+            if inner_args.named_child_count == 1 and arg.type == "identifier":
+                return [("typecall", arg, None)]
+        elif called == b"getattr":  # @reference.getattrcall
+            lookup = _lookup(inner_args)
+            if lookup is not None:
+                return [("getattrcall", lookup[1], lookup[0])]
+        return []
+    if kind not in _NAMES:
+        return []
+    # (call function: [(identifier) (attribute)] @callee arguments: (argument_list) @args) @reference.call
+    # (call function: [(identifier) (attribute)] @callee arguments: (generator_expression)) @reference.call
+    if args.type == "generator_expression":
+        return [("call", function, None)]
+    if args.type != "argument_list":
+        return []
+    out: list[Item] = [("call", function, args)]
+    if kind == "identifier":
+        called = source[function.start_byte : function.end_byte]
+        if called == b"getattr":  # @reference.getattr, as above
+            lookup = _lookup(args)
+            if lookup is not None:
+                out.append(("getattr", lookup[1], lookup[0]))
+        elif called.decode("utf-8", "replace") in PROTOCOL_BUILTINS and args.named_child_count == 1:
+            # ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)]
+            #   @receiver .)) @reference.protocol (#any-of? @name "str" "repr" ...))
+            arg = _named_child(args, 0)
+            if arg.type in _OPERANDS:
+                out.append(("protocol", function, arg))
+        return out
+    if source.find(b"assert", function.start_byte, function.end_byte) < 0:  # most calls: no assertion
+        return out
+    method = function.child_by_field_name("attribute")
+    if method is None or method.type != "identifier":
+        return out
+    called = source[method.start_byte : method.end_byte]
+    if called[:6] != b"assert":
+        return out
+    first = _named_child(args, 0)
+    second = _named_child(args, 1)
+    if called in (b"assertIn", b"assertNotIn"):
+        # (call function: (attribute attribute: (identifier) @_assert) arguments: (argument_list . (_) @name .
+        #   [(identifier) (attribute) (call)] @receiver)) @reference.contains
+        if first is not None and second is not None and second.type in _OPERANDS:
+            out.append(("contains", first, second))
+    elif called in (b"assertTrue", b"assertFalse"):
+        # ... arguments: (argument_list . [(identifier) (attribute)] @receiver @name)) @reference.truth
+        if first is not None and first.type in _NAMES:
+            out.append(("truth", first, first))
+    elif called in (b"assertEqual", b"assertNotEqual"):
+        # ... arguments: (argument_list . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
+        # ... arguments: (argument_list . (_) . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
+        if first is not None and first.type in _OPERANDS:
+            out.append(("equality", first, first))
+        if second is not None and second.type in _OPERANDS:
+            out.append(("equality", second, second))
+    return out
+
+
+def _subscript(kind: str, node: Any) -> list[Item]:
+    """(subscript value: [(identifier) (attribute) (call)] @receiver subscript: (_) @name) @reference.<kind>"""
+    value = node.child_by_field_name("value")
+    if value is None or value.type not in _OPERANDS:
+        return []
+    return [(kind, key, value) for key in node.children_by_field_name("subscript") if key.is_named]
+
+
+def _assignment(node: Any, source: bytes) -> list[Item]:
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    annotation = node.child_by_field_name("type")
+    left_kind = left.type if left is not None else ""
+    right_kind = right.type if right is not None else ""
+    out: list[Item] = []
+    # (assignment right: (identifier) @name) @reference.ref, and `right: (attribute object: ... attribute: ...)`
+    if right_kind in _NAMES:
+        out.extend(_member("ref", right))
+    function = right.child_by_field_name("function") if right_kind == "call" else None
+    # a name built before a getattr lookup: (assignment left: (identifier) @name right: [(string)
+    #   (binary_operator left: (string)) (call function: (attribute object: (string)))] @receiver) @reference.namestr
+    if left_kind == "identifier" and (
+        right_kind == "string"
+        or (right_kind == "binary_operator" and _field_type(right, "left") == "string")
+        or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
+    ):
+        out.append(("namestr", left, right))
+    if left_kind in _NAMES:
+        called = function if function is not None and function.type in _NAMES else None
+        # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
+        #   @receiver)) @reference.assign
+        if called is not None:
+            out.append(("assign", left, called))
+        # (assignment left: [(identifier) (attribute)] @name type: (type) @receiver) @reference.assign
+        if annotation is not None and annotation.type == "type":
+            out.append(("assign", left, annotation))
+        # (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
+        if right_kind in _NAMES:
+            out.append(("alias", left, right))
+        if called is not None:
+            args = right.child_by_field_name("arguments")
+            if args is not None and args.type == "argument_list":
+                called_name = source[called.start_byte : called.end_byte].decode("utf-8", "replace")
+                # `x = cast(T, v)`: ... right: (call function: [(identifier) (attribute)] @_cast arguments: (argument_list
+                #   . [(identifier) (attribute) (subscript) (string)] @receiver)) ... (#match? @_cast "(^|[.])cast$")
+                first = _named_child(args, 0)
+                if first is not None and first.type in _CAST_ARGS and _CAST.search(called_name):
+                    out.append(("assign", left, first))
+                # `T = TypeVar("T", bound=B)`: (assignment left: (identifier) @name right: (call function: ... @_typevar
+                #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
+                #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
+                if left_kind == "identifier" and _TYPEVAR.search(called_name):
+                    for arg in args.named_children:
+                        if arg.type != "keyword_argument":
+                            continue
+                        key = arg.child_by_field_name("name")
+                        value = arg.child_by_field_name("value")
+                        if (
+                            key is not None
+                            and value is not None
+                            and key.type == "identifier"
+                            and source[key.start_byte : key.end_byte] == b"bound"
+                            and value.type in _BOUNDS
+                        ):
+                            out.append(("alias", left, value))
+    # (assignment left: (subscript ...)) @reference.setitem
+    if left_kind == "subscript":
+        out.extend(_subscript("setitem", left))
+    return out
+
+
+def _field_type(node: Any, field: str) -> str:
+    child = node.child_by_field_name(field)
+    return child.type if child is not None else ""
+
+
+def _called_function(call: Any) -> Any:
+    """The callee of a call when it is a name: ``(call function: [(identifier) (attribute)] @receiver)``."""
+    function = call.child_by_field_name("function")
+    return function if function is not None and function.type in _NAMES else None
+
+
+def _binary(node: Any) -> list[Item]:
+    # (binary_operator left: [(identifier) (attribute) (call)] @receiver operator: ["+" "-" ...] @name) @reference.operator
+    # (binary_operator operator: ["+" "-" ...] @name right: [(identifier) (attribute) (call)] @receiver) @reference.roperator
+    operator = node.child_by_field_name("operator")
+    if operator is None or operator.type not in OPERATOR_METHODS:
+        return []
+    out: list[Item] = []
+    left = node.child_by_field_name("left")
+    if left is not None and left.type in _OPERANDS:
+        out.append(("operator", operator, left))
+    right = node.child_by_field_name("right")
+    if right is not None and right.type in _OPERANDS:
+        out.append(("roperator", operator, right))
+    return out
+
+
+def _comparison(node: Any) -> list[Item]:
+    # (comparison_operator . [(identifier) (attribute) (call)] @receiver . ["<" "<=" "==" "!=" ">=" ">"] @name)
+    #   @reference.operator
+    # (comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver)
+    #   @reference.roperator
+    # (comparison_operator (_) ["in" "not in"] @name . [(identifier) (attribute) (call)] @receiver) @reference.contains
+    children = node.children
+    out: list[Item] = []
+    if len(children) > 1 and children[0].type in _OPERANDS and children[1].type in _COMPARISONS:
+        out.append(("operator", children[1], children[0]))
+    for operator, operand in pairwise(children):
+        if operand.type in _OPERANDS:
+            if operator.type in _COMPARISONS:
+                out.append(("roperator", operator, operand))
+            elif operator.type in _MEMBERSHIP:
+                out.append(("contains", operator, operand))
+    return out
+
+
+def _with_item(node: Any) -> list[Item]:
+    # (with_item value: [(identifier) (attribute) (call)] @name) @reference.with
+    # (with_item value: (as_pattern . [(identifier) (attribute) (call)] @name)) @reference.with
+    # (with_item value: (as_pattern . (call function: [(identifier) (attribute)] @receiver) alias: (as_pattern_target
+    #   (identifier) @name))) @reference.assign
+    value = node.child_by_field_name("value")
+    if value is None:
+        return []
+    if value.type in _OPERANDS:
+        return [("with", value, None)]
+    if value.type != "as_pattern":
+        return []
+    entered = _named_child(value, 0)
+    if entered is None or entered.type not in _OPERANDS:
+        return []
+    out: list[Item] = [("with", entered, None)]
+    function = _called_function(entered) if entered.type == "call" else None
+    target = value.child_by_field_name("alias") if function is not None else None
+    if target is not None and target.type == "as_pattern_target":
+        out.extend(("assign", name, function) for name in target.named_children if name.type == "identifier")
+    return out
+
+
+def _for(node: Any, statement: bool) -> list[Item]:
+    # (for_statement left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver)
+    #   (identifier) @receiver (attribute) @receiver]) @reference.element, and the same in for_in_clause
+    # (for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate
+    out: list[Item] = []
+    left = node.child_by_field_name("left")
+    for right in node.children_by_field_name("right"):  # several in a comprehension's `for x in a, b`
+        kind = right.type
+        if kind not in _OPERANDS:
+            continue
+        if left is not None and left.type == "identifier":
+            receiver = _called_function(right) if kind == "call" else right
+            if receiver is not None:
+                out.append(("element", left, receiver))
+        if statement:
+            out.append(("iterate", right, None))
+    return out
+
+
+def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
+    """The calls and references an ``@expand.<what>`` capture stands for (see python.scm)."""
+    if what == "attr" or what == "ref" or what == "decorator" or what == "type":
+        return _member(what, node)
+    if what == "call":
+        return _call(node, source)
+    if what in SUBSCRIPT_METHODS:
+        return _subscript(what, node)
+    if what == "assignment":
+        return _assignment(node, source)
+    if what == "binary":
+        return _binary(node)
+    if what == "comparison":
+        return _comparison(node)
+    if what == "with_item":
+        return _with_item(node)
+    if what == "returns":
+        # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+        function = _called_function(node)
+        return [] if function is None else [("assign", caps["name"][0], function)]
+    if what == "for_statement" or what == "for_in_clause":
+        return _for(node, what == "for_statement")
+    raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
 #: binary operators and the stem of the methods they call (``+`` → ``__add__``, reflected ``__radd__``)
