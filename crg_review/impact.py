@@ -231,7 +231,8 @@ class Graph:
         self._families: dict[int, frozenset[int]] = {}
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
-        self._family_edges: dict[int, dict[int, bool]] = {}  # class → scope → has an edge into its family
+        self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
+        self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
@@ -373,19 +374,26 @@ class Graph:
     def _transitive(self, start: int, which: str) -> list[int]:
         """Transitive bases or subclasses, nearest first."""
         key = (start, which)
-        if key not in self._closure:
-            self.prefetch_closure([start], which)
-            step = (self._bases if which == "bases" else self._subclasses).__getitem__
+        found = self._closure.get(key)
+        if found is None:
+            cache = self._bases if which == "bases" else self._subclasses
+            # a walk level has usually loaded the hierarchy already (prefetch): load only what is missing
+            if start not in cache:
+                self.prefetch_closure([start], which)
             seen: dict[int, None] = {}  # ordered: nearest first
-            queue = deque(step(start))
+            queue = deque(cache[start])
             while queue:
                 c = queue.popleft()
                 if c in seen or c == start:
                     continue
                 seen[c] = None
-                queue.extend(step(c))
-            self._closure[key] = list(seen)
-        return self._closure[key]
+                step = cache.get(c)
+                if step is None:
+                    self.prefetch_closure([c], which)
+                    step = cache[c]
+                queue.extend(step)
+            found = self._closure[key] = list(seen)
+        return found
 
     def _subclasses_first(self, start: int, limit: int) -> list[int]:
         """``_transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
@@ -524,7 +532,8 @@ class Graph:
         """The scope and every fixture it takes, directly or through other fixtures."""
         found = self._fixture_reach.get(scope)
         if found is None:
-            self._load_fixtures([scope])
+            if scope not in self._fixtures:
+                self._load_fixtures([scope])
             seen = {scope}
             todo = [scope]
             while todo:  # pytest refuses fixture cycles; stop at one anyway
@@ -548,15 +557,15 @@ class Graph:
         new = [s for s in scopes if s not in answers]
         if new:
             self._load_fixtures(new)
-            reach = {s: self._with_fixtures(s) for s in new}
-            known = self._family_edges.setdefault(method.parent_id, {})  # type: ignore[arg-type]
-            todo = sorted({x for xs in reach.values() for x in xs if x not in known})
+            reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
+            checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+            hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+            todo = set().union(*reach) - checked  # set algebra: thousands of scopes per level
             if todo:
-                hit = self._family_edges_from(family, todo)
-                for x in todo:
-                    known[x] = x in hit
-            for s, xs in reach.items():
-                answers[s] = any(known[x] for x in xs)
+                hits |= self._family_edges_from(family, sorted(todo))
+                checked |= todo
+            for s, xs in zip(new, reach):
+                answers[s] = not hits.isdisjoint(xs)
         return {s for s in scopes if answers[s]}
 
     def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int]) -> set[int]:
@@ -1336,12 +1345,15 @@ def _prefetch_receiver_checks(
     checks: dict[int, set[int]] = {}
     for dst, bits in queue.items():
         node = nodes.get(dst)
-        if node is None or node.kind != "method" or not bits & window.open_at(state[dst][0] + 1):
+        if node is None or node.kind != "method":
             continue
         edges: Sequence[EdgeIn] = incoming.get(dst, ())
         if graph.aliases(node):
             edges = graph.callers_of(node, incoming)
-        if node.name in _CONSTRUCTORS or _is_special(node.name):
+        constructed = node.name in _CONSTRUCTORS or _is_special(node.name)
+        if not (edges or constructed) or not bits & window.open_at(state[dst][0] + 1):
+            continue  # most nodes of a level: no callers
+        if constructed:
             edges = [*edges, *graph.constructed_via(node)]
         if not edges:
             continue
