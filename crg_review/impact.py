@@ -29,6 +29,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
@@ -197,6 +199,7 @@ _EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line"
 # rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
 _node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
 _edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
+_DST = itemgetter(1)  # EdgeIn.dst
 
 
 def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
@@ -276,15 +279,14 @@ class Graph:
             for i in want:
                 cache[i] = []
             for chunk in _chunks(want):
-                for e in map(
-                    _edge,
-                    self.conn.execute(
-                        f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
-                        " ORDER BY id",
-                        chunk,
-                    ),
-                ):
-                    cache[e.dst].append(e)
+                # the index on dst_id yields (dst_id, id) in order: no sort, and one list per destination
+                rows = self.conn.execute(
+                    f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                    " ORDER BY dst_id, id",
+                    chunk,
+                )
+                for dst, edges in groupby(map(_edge, rows), _DST):
+                    cache[dst] = list(edges)
         return {i: cache[i] for i in ids}
 
     # definitions of the same name
@@ -1201,7 +1203,7 @@ def rank_impacted(graph: Graph, reach: dict[int, Reach], cap: int) -> tuple[list
     return kept, max(0, len(rows) - len(kept))
 
 
-@dataclass
+@dataclass(slots=True)  # one per selected test: thousands
 class TestHit:
     node: Node
     qualname: str
@@ -1268,9 +1270,9 @@ def walk_tests(
                 edges = graph.file_importers(node)
             else:
                 edges = graph.callers_of(node, incoming)
-            edges += [
-                EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
-            ]
+            overridden = graph.base_methods(node)
+            if overridden:  # rarely: no list built for the thousands of other nodes of a level
+                edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
             edges += graph.constructed_via(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
