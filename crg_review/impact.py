@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import groupby
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
@@ -1430,14 +1430,10 @@ def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, re
 def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Add the ids under which pytest runs a selected test method again: its class imported into other
     test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
-    todo = list(hits.values())
-    graph.prefetch_class_imports(
-        (h.node.path, h.qualname.partition(".")[0]) for h in todo if h.node.language == "python" and "." in h.qualname
-    )
-    while todo:
+    todo = [h for h in hits.values() if h.node.language == "python" and "." in h.qualname]
+    graph.prefetch_class_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
+    while todo:  # the hits added below are Python test methods too
         h = todo.pop()
-        if h.node.language != "python" or "." not in h.qualname:
-            continue
         class_name, _, rest = h.qualname.partition(".")
         for path, file_id, bound in graph.test_class_imports(h.node.path, class_name):
             key = f"{path}::{bound}.{rest}"
@@ -1963,11 +1959,10 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
         if n is not None and (n.runnable_test or (n.is_test and n.kind in _CLASS_KINDS)):
             for t in graph.tests_under(n):
                 _add_hit(hits, t, t.qualname, 0, "changed", 1 << index_of[sid])
-    covered_paths = set()
+    reached = 0
     for h in hits.values():
-        for sid, i in index_of.items():
-            if h.sources >> i & 1 and sid in nodes:
-                covered_paths.add(nodes[sid].path)
+        reached |= h.sources
+    covered_paths = {nodes[sid].path for sid, i in index_of.items() if reached >> i & 1 and sid in nodes}
     names_by_path: dict[str, set[str]] = {}
     for sid in starts:
         n = nodes.get(sid)
@@ -1997,7 +1992,7 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
             )
             for h in hits.values()
         ),
-        key=lambda t: (t.depth, t.nodeid),
+        key=attrgetter("depth", "nodeid"),
     )
 
     # rules on changed symbols
