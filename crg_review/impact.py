@@ -203,8 +203,18 @@ _DST = itemgetter(1)  # EdgeIn.dst
 
 
 def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
+    """Slices of at most ``size`` items for ``IN (...)`` lists (padded: :func:`_padded`)."""
     for i in range(0, len(items), size):
-        yield items[i : i + size]
+        yield _padded(items[i : i + size], size)
+
+
+def _padded(items: Sequence[Any], limit: int = 1 << 20) -> Sequence[Any]:
+    """``items`` for an ``IN (...)`` list, padded to a power of two (at most ``limit``) by repeating the last
+    one (a value twice in an IN list changes nothing): statement texts then repeat, and sqlite3's statement
+    cache spares compiling most of the thousand queries of a big review."""
+    n = len(items)
+    size = min(limit, 1 << (n - 1).bit_length()) if n else 0
+    return items if size <= n else [*items, *[items[-1]] * (size - n)]
 
 
 def _in(ids: Sequence[Any]) -> str:
@@ -578,6 +588,7 @@ class Graph:
         nodes = self.nodes(members)
         made = [m for m in members if m in nodes and (nodes[m].kind in _CLASS_KINDS or nodes[m].name in _CONSTRUCTORS)]
         hit: set[int] = set()
+        members, made = list(_padded(members)), list(_padded(made))
         for chunk in _chunks(scopes):
             hit.update(
                 r[0]
