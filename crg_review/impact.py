@@ -29,6 +29,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
@@ -197,11 +199,22 @@ _EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line"
 # rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
 _node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
 _edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
+_DST = itemgetter(1)  # EdgeIn.dst
 
 
 def _chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
+    """Slices of at most ``size`` items for ``IN (...)`` lists (padded: :func:`_padded`)."""
     for i in range(0, len(items), size):
-        yield items[i : i + size]
+        yield _padded(items[i : i + size], size)
+
+
+def _padded(items: Sequence[Any], limit: int = 1 << 20) -> Sequence[Any]:
+    """``items`` for an ``IN (...)`` list, padded to a power of two (at most ``limit``) by repeating the last
+    one (a value twice in an IN list changes nothing): statement texts then repeat, and sqlite3's statement
+    cache spares compiling most of the thousand queries of a big review."""
+    n = len(items)
+    size = min(limit, 1 << (n - 1).bit_length()) if n else 0
+    return items if size <= n else [*items, *[items[-1]] * (size - n)]
 
 
 def _in(ids: Sequence[Any]) -> str:
@@ -231,7 +244,8 @@ class Graph:
         self._families: dict[int, frozenset[int]] = {}
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
-        self._family_edges: dict[int, dict[int, bool]] = {}  # class → scope → has an edge into its family
+        self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
+        self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
@@ -275,15 +289,14 @@ class Graph:
             for i in want:
                 cache[i] = []
             for chunk in _chunks(want):
-                for e in map(
-                    _edge,
-                    self.conn.execute(
-                        f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
-                        " ORDER BY id",
-                        chunk,
-                    ),
-                ):
-                    cache[e.dst].append(e)
+                # the index on dst_id yields (dst_id, id) in order: no sort, and one list per destination
+                rows = self.conn.execute(
+                    f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                    " ORDER BY dst_id, id",
+                    chunk,
+                )
+                for dst, edges in groupby(map(_edge, rows), _DST):
+                    cache[dst] = list(edges)
         return {i: cache[i] for i in ids}
 
     # definitions of the same name
@@ -373,19 +386,26 @@ class Graph:
     def _transitive(self, start: int, which: str) -> list[int]:
         """Transitive bases or subclasses, nearest first."""
         key = (start, which)
-        if key not in self._closure:
-            self.prefetch_closure([start], which)
-            step = (self._bases if which == "bases" else self._subclasses).__getitem__
+        found = self._closure.get(key)
+        if found is None:
+            cache = self._bases if which == "bases" else self._subclasses
+            # a walk level has usually loaded the hierarchy already (prefetch): load only what is missing
+            if start not in cache:
+                self.prefetch_closure([start], which)
             seen: dict[int, None] = {}  # ordered: nearest first
-            queue = deque(step(start))
+            queue = deque(cache[start])
             while queue:
                 c = queue.popleft()
                 if c in seen or c == start:
                     continue
                 seen[c] = None
-                queue.extend(step(c))
-            self._closure[key] = list(seen)
-        return self._closure[key]
+                step = cache.get(c)
+                if step is None:
+                    self.prefetch_closure([c], which)
+                    step = cache[c]
+                queue.extend(step)
+            found = self._closure[key] = list(seen)
+        return found
 
     def _subclasses_first(self, start: int, limit: int) -> list[int]:
         """``_transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
@@ -524,7 +544,8 @@ class Graph:
         """The scope and every fixture it takes, directly or through other fixtures."""
         found = self._fixture_reach.get(scope)
         if found is None:
-            self._load_fixtures([scope])
+            if scope not in self._fixtures:
+                self._load_fixtures([scope])
             seen = {scope}
             todo = [scope]
             while todo:  # pytest refuses fixture cycles; stop at one anyway
@@ -548,15 +569,15 @@ class Graph:
         new = [s for s in scopes if s not in answers]
         if new:
             self._load_fixtures(new)
-            reach = {s: self._with_fixtures(s) for s in new}
-            known = self._family_edges.setdefault(method.parent_id, {})  # type: ignore[arg-type]
-            todo = sorted({x for xs in reach.values() for x in xs if x not in known})
+            reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
+            checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+            hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+            todo = set().union(*reach) - checked  # set algebra: thousands of scopes per level
             if todo:
-                hit = self._family_edges_from(family, todo)
-                for x in todo:
-                    known[x] = x in hit
-            for s, xs in reach.items():
-                answers[s] = any(known[x] for x in xs)
+                hits |= self._family_edges_from(family, sorted(todo))
+                checked |= todo
+            for s, xs in zip(new, reach):
+                answers[s] = not hits.isdisjoint(xs)
         return {s for s in scopes if answers[s]}
 
     def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int]) -> set[int]:
@@ -567,6 +588,7 @@ class Graph:
         nodes = self.nodes(members)
         made = [m for m in members if m in nodes and (nodes[m].kind in _CLASS_KINDS or nodes[m].name in _CONSTRUCTORS)]
         hit: set[int] = set()
+        members, made = list(_padded(members)), list(_padded(made))
         for chunk in _chunks(scopes):
             hit.update(
                 r[0]
@@ -1192,7 +1214,7 @@ def rank_impacted(graph: Graph, reach: dict[int, Reach], cap: int) -> tuple[list
     return kept, max(0, len(rows) - len(kept))
 
 
-@dataclass
+@dataclass(slots=True)  # one per selected test: thousands
 class TestHit:
     node: Node
     qualname: str
@@ -1259,9 +1281,9 @@ def walk_tests(
                 edges = graph.file_importers(node)
             else:
                 edges = graph.callers_of(node, incoming)
-            edges += [
-                EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
-            ]
+            overridden = graph.base_methods(node)
+            if overridden:  # rarely: no list built for the thousands of other nodes of a level
+                edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
             edges += graph.constructed_via(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
@@ -1336,12 +1358,15 @@ def _prefetch_receiver_checks(
     checks: dict[int, set[int]] = {}
     for dst, bits in queue.items():
         node = nodes.get(dst)
-        if node is None or node.kind != "method" or not bits & window.open_at(state[dst][0] + 1):
+        if node is None or node.kind != "method":
             continue
         edges: Sequence[EdgeIn] = incoming.get(dst, ())
         if graph.aliases(node):
             edges = graph.callers_of(node, incoming)
-        if node.name in _CONSTRUCTORS or _is_special(node.name):
+        constructed = node.name in _CONSTRUCTORS or _is_special(node.name)
+        if not (edges or constructed) or not bits & window.open_at(state[dst][0] + 1):
+            continue  # most nodes of a level: no callers
+        if constructed:
             edges = [*edges, *graph.constructed_via(node)]
         if not edges:
             continue
@@ -1416,14 +1441,10 @@ def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, re
 def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Add the ids under which pytest runs a selected test method again: its class imported into other
     test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
-    todo = list(hits.values())
-    graph.prefetch_class_imports(
-        (h.node.path, h.qualname.partition(".")[0]) for h in todo if h.node.language == "python" and "." in h.qualname
-    )
-    while todo:
+    todo = [h for h in hits.values() if h.node.language == "python" and "." in h.qualname]
+    graph.prefetch_class_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
+    while todo:  # the hits added below are Python test methods too
         h = todo.pop()
-        if h.node.language != "python" or "." not in h.qualname:
-            continue
         class_name, _, rest = h.qualname.partition(".")
         for path, file_id, bound in graph.test_class_imports(h.node.path, class_name):
             key = f"{path}::{bound}.{rest}"
@@ -1949,11 +1970,10 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
         if n is not None and (n.runnable_test or (n.is_test and n.kind in _CLASS_KINDS)):
             for t in graph.tests_under(n):
                 _add_hit(hits, t, t.qualname, 0, "changed", 1 << index_of[sid])
-    covered_paths = set()
+    reached = 0
     for h in hits.values():
-        for sid, i in index_of.items():
-            if h.sources >> i & 1 and sid in nodes:
-                covered_paths.add(nodes[sid].path)
+        reached |= h.sources
+    covered_paths = {nodes[sid].path for sid, i in index_of.items() if reached >> i & 1 and sid in nodes}
     names_by_path: dict[str, set[str]] = {}
     for sid in starts:
         n = nodes.get(sid)
@@ -1983,7 +2003,7 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
             )
             for h in hits.values()
         ),
-        key=lambda t: (t.depth, t.nodeid),
+        key=attrgetter("depth", "nodeid"),
     )
 
     # rules on changed symbols

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -20,7 +21,7 @@ from .review import Review
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["FORMATS", "MARKDOWN_LIMIT", "md_escape", "render", "sarif"]
+__all__ = ["FORMATS", "MARKDOWN_LIMIT", "md_escape", "render", "review_json", "sarif"]
 
 FORMATS = ("text", "markdown", "json", "sarif")
 #: GitHub refuses comments of 65,536 characters or more; stay well below
@@ -179,7 +180,7 @@ def render(
 ) -> str:
     """The review in ``fmt`` (text | markdown | json | sarif)."""
     if fmt == "json":
-        return json.dumps(review.to_json(), indent=2) + "\n"
+        return review_json(review.to_json()) + "\n"
     if fmt == "sarif":
         return json.dumps(sarif(review), indent=2) + "\n"
     if fmt not in _TEMPLATES:
@@ -202,6 +203,44 @@ def render(
         limits[biggest] = limits[biggest] // 2
     note = "\n\n*(crg-review: the review was too long for a comment; run `crg-review diff` locally for all of it.)*\n"
     return out[: limit - len(note) - 1] + note
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+#: the text between two records of a list at the top level of ``json.dumps(..., indent=2)``: C-encoded
+#: with this item separator, a flat record already has the line breaks and indentation of its fields
+_FIELD_SEPARATOR = ",\n      "
+
+
+def _flat_records(value: Any) -> bool:
+    """A non-empty list of non-empty dicts of scalars by string keys (type checks at C speed: ``map``, ``set``)."""
+    return (
+        type(value) is list
+        and bool(value)
+        and set(map(type, value)) == {dict}
+        and all(value)
+        and set(map(type, chain.from_iterable(value))) == {str}
+        and set(map(type, chain.from_iterable(map(dict.values, value)))) <= _SCALARS
+    )
+
+
+def review_json(data: dict[str, Any]) -> str:
+    """``json.dumps(data, indent=2)``, the same text, faster: with an indent the json module encodes in
+    Python, a generator call per value (a big django review lists 13,000 tests: a tenth of a second). The
+    top-level lists of flat records (fields all scalars) go through the C encoder instead, in one call each:
+    its item separator carries the indentation of the fields, and the records are then told apart by
+    ``},\n      {``, which no scalar can contain (a string's line breaks are escaped)."""
+    flat = {k for k, v in data.items() if type(k) is str and _flat_records(v)}
+    if not flat:
+        return json.dumps(data, indent=2)
+    text = json.dumps({k: [] if k in flat else v for k, v in data.items()}, indent=2)
+    # no cycle check: the records hold scalars only (it halves the time: a dict of ids per container)
+    encoder = json.JSONEncoder(separators=(_FIELD_SEPARATOR, ": "), check_circular=False)
+    for k in flat:
+        records = encoder.encode(data[k])  # [{"a": 1,\n      "b": 2},\n      {"a": ...}]
+        body = records[2:-2].replace("}" + _FIELD_SEPARATOR + "{", "\n    },\n    {\n      ")
+        key = json.dumps(k)
+        text = text.replace(f"\n  {key}: []", f"\n  {key}: [\n    {{\n      {body}\n    }}\n  ]", 1)
+    return text
 
 
 def sarif(review: Review) -> dict[str, Any]:

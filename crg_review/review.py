@@ -119,7 +119,9 @@ def record_json(record: Any) -> dict[str, Any]:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(record))
-    d = {name: getattr(record, name) for name in names}
+    d = dict(record.__dict__)  # the dataclass's __init__ sets the fields in order: a copy at C speed
+    if len(d) != len(names):  # an attribute set after __init__, or a field without one
+        d = {name: getattr(record, name) for name in names}
     if "via" in d:
         d["via"] = list(d["via"])
     if "for_" in d:

@@ -152,6 +152,22 @@ def test_json_is_the_review_contract() -> None:
     assert json.loads(render(r, "json")) == json.loads(json.dumps(r.to_json()))
 
 
+@pytest.mark.parametrize(
+    "tests",
+    [
+        [],
+        [RelatedTest("t.py", "},\n      {", "t.py::x", 0, "}" + ",\n      " + "{")],
+        [RelatedTest(f"tests/{n}.py", n, f"tests/{n}.py::{n}", i, "graph") for i, n in enumerate(HOSTILE)],
+    ],
+)
+def test_json_text_is_json_dumps_indent_2(tests: list[RelatedTest]) -> None:
+    # the flat record lists are encoded by the C encoder, the text must stay json.dumps(indent=2)'s
+    r = hostile_review()
+    r.tests = tests
+    r.stats = {"tests": len(tests), "nested": {"a": [1, 2.5, None, True]}, "empty": []}
+    assert render(r, "json") == json.dumps(r.to_json(), indent=2) + "\n"
+
+
 def test_text_colour_only_when_asked_and_control_characters_stripped() -> None:
     r = hostile_review()
     r.changed.append(ChangedSymbol("pkg/\x1b[31mevil.py", "f\x07", "f", "function", 1, 1, "modified"))
