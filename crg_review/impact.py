@@ -130,6 +130,10 @@ _BUILTIN_METHODS = frozenset(
     for name in dir(t)
     if not name.startswith("_")
 )
+#: special methods that run where an instance is used, not where it is made: a call of the class makes one
+#: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
+#: every attribute access), so the scopes that call the class stand for its unknown users
+_RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__"))
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -729,13 +733,15 @@ class Graph:
                     todo.append(sub)
         # a subclass naming its base in its class statement is no use of an instance
         skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
+        # an instance made to be called or to sit in a class runs these far from where it is made
+        calls = not special or (method.name in _RUN_LATER and method.language == "python")
         out: list[EdgeIn] = []
         for cls, edges in self.incoming(classes).items():
-            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and not special)) and e.src not in skip]
+            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip]
             if special and found:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name
-                found = [e for e in found if self._names_as_value(e.src, name)]
+                found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
 

@@ -842,3 +842,41 @@ def test_an_inherited_test_runs_in_the_subclasses_that_inherit_that_definition(t
     assert {"tests/test_over.py::TestA::test_x", "tests/test_over.py::TestD::test_x"} <= set(tests)
     # TestC runs TestB's test_x, which does not call api
     assert not {"tests/test_over.py::TestB::test_x", "tests/test_over.py::TestC::test_x"} & set(tests)
+
+
+def test_a_callable_object_is_reached_through_the_callers_of_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/curry.py",
+        "class curry:\n    def __init__(self, func):\n        self.func = func\n\n"
+        "    def __call__(self, *args):\n        return self.func(*args)\n\n    def __eq__(self, other):\n"
+        "        return self.func == other.func\n\n\n"
+        "class lazyattr:\n    def __init__(self, fget):\n        self.fget = fget\n\n"
+        "    def __get__(self, obj, owner=None):\n        return self.fget(obj)\n\n\n"
+        "class Box:\n    @lazyattr\n    def size(self):\n        return 1\n",
+    )
+    write(repo, "pkg/api.py", "from pkg.curry import curry\n\n\ndef _add(a, b):\n    return a + b\n\n\nadd = curry(_add)\n")
+    write(
+        repo,
+        "tests/test_apply.py",
+        "from pkg.api import add\nfrom pkg.curry import Box\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n"
+        "def test_box():\n    assert Box().size == 1\n",
+    )
+    write(repo, "tests/test_unrelated.py", "from pkg.core import leaf\n\n\ndef test_leaf():\n    assert leaf(1)\n")
+    commit(repo, "curry")
+    # `add = curry(_add)` at import time: whoever imports pkg.api calls the instance later
+    edit(repo, "pkg/curry.py", "        return self.func(*args)\n", "        return self.func(*args[:2])\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_apply.py::test_add" in tests
+    assert "tests/test_unrelated.py::test_leaf" not in tests
+    commit(repo, "call")
+    # a descriptor made in a class body runs on every access of the attribute
+    edit(repo, "pkg/curry.py", "        return self.fget(obj)\n", "        return self.fget(obj) if obj else self\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_apply.py::test_box" in tests
+    assert "tests/test_unrelated.py::test_leaf" not in tests
+    commit(repo, "get")
+    # __eq__ is not made to be called later: a call of the class alone does not reach it
+    edit(repo, "pkg/curry.py", "        return self.func == other.func\n", "        return self.func is other.func\n")
+    assert "tests/test_apply.py::test_add" not in selected(review(capsys, repo))
