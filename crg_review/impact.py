@@ -745,6 +745,17 @@ class Graph:
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
 
+    def closure_maker(self, fn: Node) -> list[EdgeIn]:
+        """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
+        returns it (a decorator's wrapper, a factory's closure: whoever called the maker calls what it got)
+        or hands it on (a callback): in each case the maker's callers are where the inner function runs."""
+        if fn.kind not in _FUNCTION_KINDS or fn.parent_id is None:
+            return []
+        maker = self.nodes([fn.parent_id]).get(fn.parent_id)
+        if maker is None or maker.kind not in _FUNCTION_KINDS:
+            return []
+        return [EdgeIn(maker.id, fn.id, "call", 1.0, "closure", fn.start_line)]
+
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
         row = self.conn.execute(
@@ -1141,6 +1152,7 @@ def walk_dependants(
             if dst_node is None:
                 continue
             edges = graph.callers_of(dst_node, incoming) + graph.constructed_via(dst_node)
+            edges += graph.closure_maker(dst_node)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
@@ -1268,7 +1280,7 @@ def walk_tests(
             edges += [
                 EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
             ]
-            edges += graph.constructed_via(node)
+            edges += graph.constructed_via(node) + graph.closure_maker(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
             if not edges:

@@ -880,3 +880,50 @@ def test_a_callable_object_is_reached_through_the_callers_of_its_class(tmp_path:
     # __eq__ is not made to be called later: a call of the class alone does not reach it
     edit(repo, "pkg/curry.py", "        return self.func == other.func\n", "        return self.func is other.func\n")
     assert "tests/test_apply.py::test_add" not in selected(review(capsys, repo))
+
+
+def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_makes_it(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/memo.py",
+        "import functools\n\n\ndef cached(store):\n    def decorator(func):\n        def wrapper(*args):\n"
+        "            if args not in store:\n                store[args] = func(*args)\n            return store[args]\n\n"
+        "        return functools.update_wrapper(wrapper, func)\n\n    return decorator\n\n\n"
+        "def plain(x):\n    return x\n",
+    )
+    write(
+        repo,
+        "tests/test_memo.py",
+        "from pkg.memo import cached, plain\n\n\ndef test_wrapped():\n    f = cached({})(lambda n: n)\n    assert f(1) == 1\n\n\n"
+        "def test_plain():\n    assert plain(1) == 1\n",
+    )
+    write(
+        repo,
+        "pkg/hooks.py",
+        "HOOKS = []\n\n\ndef register(fn):\n    HOOKS.append(fn)\n    return fn\n\n\n"
+        "def fire():\n    return [f() for f in HOOKS]\n\n\n"
+        "def install():\n    @register\n    def on_save():\n        return 1\n\n    return len(HOOKS)\n",
+    )
+    write(
+        repo,
+        "tests/test_events.py",
+        "from pkg.hooks import fire, install\n\n\ndef test_install():\n    install()\n    assert fire() == [1]\n\n\n"
+        "def test_fire():\n    assert fire() is not None\n",
+    )
+    commit(repo, "memo")
+    # the wrapper is called through what cached(...)(...) returned: the test that made it calls it
+    edit(repo, "pkg/memo.py", "            return store[args]\n", "            return store.get(args)\n")
+    data = review(capsys, repo)
+    assert "tests/test_memo.py::test_wrapped" in selected(data)
+    assert "tests/test_memo.py::test_plain" not in selected(data)
+    assert impacted(data)["cached.decorator"]["depth"] == 1
+    commit(repo, "get")
+    # a nested function handed to a registry by a decorator: nothing names it, its maker's callers run it
+    edit(repo, "pkg/hooks.py", "        return 1\n", "        return 2\n")
+    data = review(capsys, repo)
+    assert "tests/test_events.py::test_install" in selected(data)
+    assert "tests/test_events.py::test_fire" not in selected(data)
+    assert impacted(data)["install"]["depth"] == 1
