@@ -134,6 +134,14 @@ _BUILTIN_METHODS = frozenset(
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access), so the scopes that call the class stand for its unknown users
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__"))
+#: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
+_COPY_METHODS = frozenset(
+    ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")
+    + ("__copy__", "__deepcopy__")
+)
+#: ``pickle.dumps(x)``, ``copy.deepcopy(x)``: the calls that run them, by module and function name
+_COPY_MODULES = frozenset(("pickle", "_pickle", "cPickle", "cloudpickle", "dill", "copy"))
+_COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -232,6 +240,7 @@ class Graph:
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
+        self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -756,6 +765,36 @@ class Graph:
             return []
         return [EdgeIn(maker.id, fn.id, "call", 1.0, "closure", fn.start_line)]
 
+    def copied_by(self, method: Node) -> list[EdgeIn]:
+        """For a pickling or copying hook (``__reduce__``, ``__setstate__``, ``__deepcopy__``, ...): the scopes
+        that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` and use the method's class (or get one
+        from a fixture, or have it in their class body): what they pickle is likely one of its instances."""
+        if method.kind != "method" or method.name not in _COPY_METHODS or method.language != "python":
+            return []
+        if method.id not in self._copied:
+            sites: dict[int, int] = {}
+            for scope, line, receiver, name in self.conn.execute(
+                f"SELECT scope_id, line, receiver, name FROM refs WHERE kind='call' AND name IN ({_in(_COPY_CALLS)})",
+                _COPY_CALLS,
+            ):
+                module = receiver.rpartition(".")[2]
+                if module in _COPY_MODULES or (not receiver and name in ("copy", "deepcopy")):
+                    sites.setdefault(scope, line)
+            self._copied[method.id] = [
+                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
+                for s in sorted(sites)
+                if self.uses_class_of(s, method) or self._subclass_uses_family(s, method)
+            ]
+        return self._copied[method.id]
+
+    def _subclass_uses_family(self, scope: int, method: Node) -> bool:
+        """Whether a subclass of the method ``scope``'s class names the method's class in its body: a mixin's
+        ``pickle.dumps(self.Cache())`` pickles what ``Cache = TTLCache`` in the class mixing it in says."""
+        node = self.nodes([scope]).get(scope)
+        if node is None or node.kind != "method" or node.parent_id is None:
+            return False
+        return any(self._class_uses_family(c, method) for c in self._transitive(node.parent_id, "subclasses"))
+
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
         row = self.conn.execute(
@@ -1152,7 +1191,7 @@ def walk_dependants(
             if dst_node is None:
                 continue
             edges = graph.callers_of(dst_node, incoming) + graph.constructed_via(dst_node)
-            edges += graph.closure_maker(dst_node)
+            edges += graph.closure_maker(dst_node) + graph.copied_by(dst_node)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
@@ -1280,7 +1319,7 @@ def walk_tests(
             edges += [
                 EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in graph.base_methods(node)
             ]
-            edges += graph.constructed_via(node) + graph.closure_maker(node)
+            edges += graph.constructed_via(node) + graph.copied_by(node) + graph.closure_maker(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
             if not edges:

@@ -927,3 +927,28 @@ def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_m
     assert "tests/test_events.py::test_install" in selected(data)
     assert "tests/test_events.py::test_fire" not in selected(data)
     assert impacted(data)["install"]["depth"] == 1
+
+
+def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/ttl.py",
+        "class TTL:\n    def __init__(self, ttl):\n        self.ttl = ttl\n\n"
+        "    def __setstate__(self, state):\n        self.__dict__.update(state)\n\n\n"
+        "class Other:\n    pass\n",
+    )
+    write(
+        repo,
+        "tests/test_expiry.py",
+        "import copy\nimport pickle\n\nfrom pkg.ttl import TTL, Other\n\n\n"
+        "def test_pickle():\n    c = TTL(3)\n    assert pickle.loads(pickle.dumps(c)).ttl == 3\n\n\n"
+        "def test_make():\n    assert TTL(3).ttl == 3\n\n\n"
+        "def test_other():\n    assert copy.deepcopy(Other())\n",
+    )
+    commit(repo, "ttl")
+    edit(repo, "pkg/ttl.py", "        self.__dict__.update(state)\n", "        self.__dict__.update(state, ttl=0)\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_expiry.py::test_pickle" in tests
+    # making one without pickling it does not run the hook; pickling another class does not either
+    assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other"} & set(tests)
