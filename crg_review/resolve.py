@@ -906,9 +906,15 @@ class Resolver:
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, kind)
             if kind == "attr":
-                targets = [t for t in targets if _is_property(t.sym)]
                 for t in targets:
-                    add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
+                    if _is_property(t.sym):
+                        add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
+                    elif t.resolution != "name-match" and t.sym.decorators:
+                        # `@instanceproperty def func(self)`: reading `x.func` runs the descriptor's __get__,
+                        # which runs the getter
+                        for getter in self._descriptor_getters(fid, t.sym):
+                            add(scope.id, Target(t.sym, "property", t.confidence), "call", line)
+                            add(scope.id, Target(getter, "descriptor", t.confidence), "call", line)
                 continue
             if kind in ("ref", "type"):
                 for t in targets:
@@ -1147,6 +1153,37 @@ class Resolver:
                 else:
                     found = []
                 out.extend(c for c in found if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _descriptor_getters(self, fid: int, fn: Sym) -> list[Sym]:
+        """The ``__get__`` of the descriptor class a decorator of this file turns ``fn`` into: the decorator is
+        the class itself or a function returning one (``instanceproperty = lambda f: InstanceProperty(f)``).
+        Only for this file's functions and decorators: another file's bodies are not read here."""
+        if fn.file_id != fid or fn.kind not in ("function", "method"):
+            return []
+        callee = fn.decorators[0].partition("(")[0].strip()
+        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        receiver, _, name = callee.rpartition(".")
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                if t.resolution == "name-match" or t.sym.file_id != fid:
+                    continue
+                if t.sym.kind in _CLASS_KINDS:
+                    classes = [t.sym]
+                elif t.sym.kind in ("function", "method"):
+                    classes = self._returns(t.sym, fid)
+                else:
+                    classes = []
+                for cls in classes:
+                    getter = self.member(cls.id, "__get__")
+                    if getter is not None and getter not in out:
+                        out.append(getter)
         finally:
             self._depth -= 1
         return out
