@@ -735,9 +735,32 @@ class Resolver:
         own = self._child_map(self.module_symbol(file_id).id).get(name)
         if own is not None:
             return [Target(own, "import", 1.0)]
-        if not self.imports_of(file_id):
+        if self.imports_of(file_id):
+            found = [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
+            if found:
+                return found
+        return self._module_alias(file_id, name)
+
+    def _module_alias(self, file_id: int, name: str) -> list[Target]:
+        """``OMD = OrderedMultiDict`` at the top of a module: importing ``OMD`` from it gets that definition
+        (:func:`affected_files` re-resolves the importers when what the alias names changes)."""
+        module = self.module_symbol(file_id)
+        texts = [t for k, t in self.facts(file_id).get((module.id, name), ()) if k == "alias"]
+        if not texts or self._depth > 4:
             return []
-        return [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for text in texts:
+                if text == name or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, target = text.rpartition(".")
+                for t in self._resolve_name(file_id, module, target, receiver, "type"):
+                    if t.resolution != "name-match" and t.sym.kind != "module" and t.sym not in [o.sym for o in out]:
+                        out.append(Target(t.sym, "reexport", t.confidence))
+        finally:
+            self._depth -= 1
+        return out
 
     # --- members ---------------------------------------------------------------------------------
 
@@ -1459,6 +1482,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     affected |= _relative_package_importers(conn, names)
     done: set[str] = set()
     wildcard_files: set[int] = set()
+    alias_files: set[int] = set()
+    module_aliases: set[tuple[str, str]] = set()
     while True:
         name_list = sorted(n for n in names - done if n)
         if not name_list:
@@ -1486,6 +1511,18 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         wildcard_files.update(fresh)
         for path in fresh.values():
             names.update(path_names(path))
+        # `OMD = OrderedMultiDict` at the top of an affected file: what OMD means may change with the name it
+        # aliases, so the files importing OMD are affected too (resolve.Resolver._module_alias)
+        ids = ",".join(str(i) for i in sorted(affected - alias_files))
+        alias_files |= affected
+        module_aliases.update(
+            (r[0], r[1])
+            for r in conn.execute(
+                "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind='alias' AND s.kind='module'"
+            )
+        )
+        names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
 
 
 def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> set[int]:

@@ -668,3 +668,28 @@ def test_reading_an_attribute_a_descriptor_decorates_runs_its_get(repo: Path, tm
     # a decorator returning no descriptor makes no property: reading the attribute calls nothing
     assert not any(q == "Box.plain" for _, q, _ in found)
 
+
+def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/omd.py": (
+                "class OrderedMultiDict:\n    def update(self, other):\n        return self\n\n\n"
+                "OMD = OrderedMultiDict\nMultiDict = OMD\nFLAGS = 3\n"
+            ),
+            "tests/test_omd.py": (
+                "from pkg.omd import OMD, MultiDict, FLAGS\n\n\ndef test_update():\n    omd = OMD()\n"
+                "    omd.update({})\n    return MultiDict(), FLAGS\n"
+            ),
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tests/test_omd.py::test_update")
+    # `omd = OMD()` types omd: update is the class's, not a name match among dict-like methods
+    assert ("pkg/omd.py", "OrderedMultiDict", "reexport") in found
+    assert ("pkg/omd.py", "OrderedMultiDict.update", "typed") in found
+    # the imports of OMD and of an alias of it (MultiDict) reach the class; a plain value aliases nothing
+    imported = [e for e in edges if e[0] == "tests/test_omd.py" and e[4] == "import"]
+    assert sum(1 for e in imported if e[3] == "OrderedMultiDict") == 1  # one edge per (src, dst, kind)
+    assert not any(q == "FLAGS" for _, q, _ in found)
