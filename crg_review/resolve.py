@@ -150,6 +150,7 @@ class Resolver:
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._return_cache: dict[tuple[int, int, str], list[Sym]] = {}
+        self._module_aliases: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
@@ -745,7 +746,15 @@ class Resolver:
         """``OMD = OrderedMultiDict`` at the top of a module: importing ``OMD`` from it gets that definition
         (:func:`affected_files` re-resolves the importers when what the alias names changes)."""
         module = self.module_symbol(file_id)
-        texts = [t for k, t in self.facts(file_id).get((module.id, name), ()) if k == "alias"]
+        aliases = self._module_aliases.get(file_id)
+        if aliases is None:  # only these rows: all of another file's facts would stay cached for the whole build
+            aliases = self._module_aliases[file_id] = {}
+            for alias, text in self.conn.execute(
+                "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='alias' ORDER BY id",
+                (file_id, module.id),
+            ):
+                aliases.setdefault(alias, []).append(text.strip("'\""))
+        texts = aliases.get(name)
         if not texts or self._depth > 4:
             return []
         out: list[Target] = []
