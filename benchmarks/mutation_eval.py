@@ -311,7 +311,8 @@ def own_config(repo: Path, scratch: Path) -> list[str]:
 def repo_nodeid(nodeid: str, rootdir: Path, repo: Path) -> str:
     """A pytest node id (relative to its rootdir) made relative to the repository root."""
     path, sep, rest = nodeid.partition("::")
-    rel = os.path.relpath(os.path.normpath(rootdir / path), repo).replace(os.sep, "/")
+    # pytest reports its rootdir with symlinks resolved (benchmarks/.cache may be one): compare real paths
+    rel = os.path.relpath(os.path.normpath(rootdir.resolve() / path), repo.resolve()).replace(os.sep, "/")
     return f"{rel}{sep}{rest}"
 
 

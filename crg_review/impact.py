@@ -132,6 +132,18 @@ _BUILTIN_METHODS = frozenset(
     for name in dir(t)
     if not name.startswith("_")
 )
+#: special methods that run where an instance is used, not where it is made: a call of the class makes one
+#: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
+#: every attribute access), so the scopes that call the class stand for its unknown users
+_RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__"))
+#: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
+_COPY_METHODS = frozenset(
+    ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")
+    + ("__copy__", "__deepcopy__")
+)
+#: ``pickle.dumps(x)``, ``copy.deepcopy(x)``: the calls that run them, by module and function name
+_COPY_MODULES = frozenset(("pickle", "_pickle", "cPickle", "cloudpickle", "dill", "copy"))
+_COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -241,6 +253,7 @@ class Graph:
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
+        self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -751,15 +764,58 @@ class Graph:
                     todo.append(sub)
         # a subclass naming its base in its class statement is no use of an instance
         skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
+        # an instance made to be called or to sit in a class runs these far from where it is made
+        calls = not special or (method.name in _RUN_LATER and method.language == "python")
         out: list[EdgeIn] = []
         for cls, edges in self.incoming(classes).items():
-            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and not special)) and e.src not in skip]
+            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip]
             if special and found:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name
-                found = [e for e in found if self._names_as_value(e.src, name)]
+                found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
+
+    def closure_maker(self, fn: Node) -> list[EdgeIn]:
+        """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
+        returns it (a decorator's wrapper, a factory's closure: whoever called the maker calls what it got)
+        or hands it on (a callback): in each case the maker's callers are where the inner function runs."""
+        if fn.kind not in _FUNCTION_KINDS or fn.parent_id is None:
+            return []
+        maker = self.nodes([fn.parent_id]).get(fn.parent_id)
+        if maker is None or maker.kind not in _FUNCTION_KINDS:
+            return []
+        return [EdgeIn(maker.id, fn.id, "call", 1.0, "closure", fn.start_line)]
+
+    def copied_by(self, method: Node) -> list[EdgeIn]:
+        """For a pickling or copying hook (``__reduce__``, ``__setstate__``, ``__deepcopy__``, ...): the scopes
+        that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` and use the method's class (or get one
+        from a fixture, or have it in their class body): what they pickle is likely one of its instances."""
+        if method.kind != "method" or method.name not in _COPY_METHODS or method.language != "python":
+            return []
+        if method.id not in self._copied:
+            sites: dict[int, int] = {}
+            for scope, line, receiver, name in self.conn.execute(
+                f"SELECT scope_id, line, receiver, name FROM refs WHERE kind='call' AND name IN ({_in(_COPY_CALLS)})",
+                _COPY_CALLS,
+            ):
+                module = receiver.rpartition(".")[2]
+                if module in _COPY_MODULES or (not receiver and name in ("copy", "deepcopy")):
+                    sites.setdefault(scope, line)
+            self._copied[method.id] = [
+                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
+                for s in sorted(sites)
+                if self.uses_class_of(s, method) or self._subclass_uses_family(s, method)
+            ]
+        return self._copied[method.id]
+
+    def _subclass_uses_family(self, scope: int, method: Node) -> bool:
+        """Whether a subclass of the method ``scope``'s class names the method's class in its body: a mixin's
+        ``pickle.dumps(self.Cache())`` pickles what ``Cache = TTLCache`` in the class mixing it in says."""
+        node = self.nodes([scope]).get(scope)
+        if node is None or node.kind != "method" or node.parent_id is None:
+            return False
+        return any(self._class_uses_family(c, method) for c in self._transitive(node.parent_id, "subclasses"))
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
@@ -1157,6 +1213,7 @@ def walk_dependants(
             if dst_node is None:
                 continue
             edges = graph.callers_of(dst_node, incoming) + graph.constructed_via(dst_node)
+            edges += graph.closure_maker(dst_node) + graph.copied_by(dst_node)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
@@ -1284,7 +1341,7 @@ def walk_tests(
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
-            edges += graph.constructed_via(node)
+            edges += graph.constructed_via(node) + graph.copied_by(node) + graph.closure_maker(node)
             if depth <= RECEIVER_GUESS_MAX_DEPTH:
                 edges += graph.receiver_guesses(node)
             if not edges:

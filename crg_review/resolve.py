@@ -150,6 +150,7 @@ class Resolver:
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._return_cache: dict[tuple[int, int, str], list[Sym]] = {}
+        self._module_aliases: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
@@ -735,9 +736,40 @@ class Resolver:
         own = self._child_map(self.module_symbol(file_id).id).get(name)
         if own is not None:
             return [Target(own, "import", 1.0)]
-        if not self.imports_of(file_id):
+        if self.imports_of(file_id):
+            found = [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
+            if found:
+                return found
+        return self._module_alias(file_id, name)
+
+    def _module_alias(self, file_id: int, name: str) -> list[Target]:
+        """``OMD = OrderedMultiDict`` at the top of a module: importing ``OMD`` from it gets that definition
+        (:func:`affected_files` re-resolves the importers when what the alias names changes)."""
+        module = self.module_symbol(file_id)
+        aliases = self._module_aliases.get(file_id)
+        if aliases is None:  # only these rows: all of another file's facts would stay cached for the whole build
+            aliases = self._module_aliases[file_id] = {}
+            for alias, text in self.conn.execute(
+                "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='alias' ORDER BY id",
+                (file_id, module.id),
+            ):
+                aliases.setdefault(alias, []).append(text.strip("'\""))
+        texts = aliases.get(name)
+        if not texts or self._depth > 4:
             return []
-        return [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for text in texts:
+                if text == name or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, target = text.rpartition(".")
+                for t in self._resolve_name(file_id, module, target, receiver, "type"):
+                    if t.resolution != "name-match" and t.sym.kind != "module" and t.sym not in [o.sym for o in out]:
+                        out.append(Target(t.sym, "reexport", t.confidence))
+        finally:
+            self._depth -= 1
+        return out
 
     # --- members ---------------------------------------------------------------------------------
 
@@ -906,9 +938,15 @@ class Resolver:
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, kind)
             if kind == "attr":
-                targets = [t for t in targets if _is_property(t.sym)]
                 for t in targets:
-                    add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
+                    if _is_property(t.sym):
+                        add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
+                    elif t.resolution != "name-match" and t.sym.decorators:
+                        # `@instanceproperty def func(self)`: reading `x.func` runs the descriptor's __get__,
+                        # which runs the getter
+                        for getter in self._descriptor_getters(fid, t.sym):
+                            add(scope.id, Target(t.sym, "property", t.confidence), "call", line)
+                            add(scope.id, Target(getter, "descriptor", t.confidence), "call", line)
                 continue
             if kind in ("ref", "type"):
                 for t in targets:
@@ -1147,6 +1185,37 @@ class Resolver:
                 else:
                     found = []
                 out.extend(c for c in found if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _descriptor_getters(self, fid: int, fn: Sym) -> list[Sym]:
+        """The ``__get__`` of the descriptor class a decorator of this file turns ``fn`` into: the decorator is
+        the class itself or a function returning one (``instanceproperty = lambda f: InstanceProperty(f)``).
+        Only for this file's functions and decorators: another file's bodies are not read here."""
+        if fn.file_id != fid or fn.kind not in ("function", "method"):
+            return []
+        callee = fn.decorators[0].partition("(")[0].strip()
+        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        receiver, _, name = callee.rpartition(".")
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                if t.resolution == "name-match" or t.sym.file_id != fid:
+                    continue
+                if t.sym.kind in _CLASS_KINDS:
+                    classes = [t.sym]
+                elif t.sym.kind in ("function", "method"):
+                    classes = self._returns(t.sym, fid)
+                else:
+                    classes = []
+                for cls in classes:
+                    getter = self.member(cls.id, "__get__")
+                    if getter is not None and getter not in out:
+                        out.append(getter)
         finally:
             self._depth -= 1
         return out
@@ -1422,6 +1491,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     affected |= _relative_package_importers(conn, names)
     done: set[str] = set()
     wildcard_files: set[int] = set()
+    alias_files: set[int] = set()
+    module_aliases: set[tuple[str, str]] = set()
     while True:
         name_list = sorted(n for n in names - done if n)
         if not name_list:
@@ -1449,6 +1520,18 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         wildcard_files.update(fresh)
         for path in fresh.values():
             names.update(path_names(path))
+        # `OMD = OrderedMultiDict` at the top of an affected file: what OMD means may change with the name it
+        # aliases, so the files importing OMD are affected too (resolve.Resolver._module_alias)
+        ids = ",".join(str(i) for i in sorted(affected - alias_files))
+        alias_files |= affected
+        module_aliases.update(
+            (r[0], r[1])
+            for r in conn.execute(
+                "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind='alias' AND s.kind='module'"
+            )
+        )
+        names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
 
 
 def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> set[int]:

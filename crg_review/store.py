@@ -479,6 +479,10 @@ class Store:
         removed_ids = [int(old[q][0]) for q in removed]
         dependents = self._files_with_edges_into(removed_ids) - {fid}
         old_imports = set(self._import_rows(fid))
+        # a module-level `OMD = OrderedMultiDict` is a name other files import (resolve.Resolver._module_alias)
+        old_aliases = set(self._module_aliases(fid))
+        new_aliases = {(r.name, r.receiver) for r in parsed.references if r.kind == "alias" and r.scope == MODULE_QUALNAME}
+        names.update(n for n, _ in old_aliases ^ new_aliases)
         # what this file binds by import can change what other files reach through it (re-exports)
         import_changes = old_imports ^ set(_import_rows_of(parsed))
         for module_, name, alias, level, _scope in import_changes:
@@ -547,7 +551,19 @@ class Store:
         names = {r[0] for r in q("SELECT DISTINCT name FROM symbols WHERE file_id=?", (fid,))}
         for module_, name, alias, _level, _scope in self._import_rows(fid):
             names.update(x for x in (name, alias, module_tail(module_)) if x)
+        names.update(n for n, _ in self._module_aliases(fid))
         return names
+
+    def _module_aliases(self, fid: int) -> list[tuple[str, str]]:
+        """(name, aliased text) of a file's module-level ``name = other`` facts."""
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                " WHERE r.file_id=? AND r.kind='alias' AND s.kind='module'",
+                (fid,),
+            )
+        ]
 
     def _import_rows(self, fid: int) -> list[tuple[str, str | None, str | None, int, str]]:
         return [

@@ -842,3 +842,113 @@ def test_an_inherited_test_runs_in_the_subclasses_that_inherit_that_definition(t
     assert {"tests/test_over.py::TestA::test_x", "tests/test_over.py::TestD::test_x"} <= set(tests)
     # TestC runs TestB's test_x, which does not call api
     assert not {"tests/test_over.py::TestB::test_x", "tests/test_over.py::TestC::test_x"} & set(tests)
+
+
+def test_a_callable_object_is_reached_through_the_callers_of_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/curry.py",
+        "class curry:\n    def __init__(self, func):\n        self.func = func\n\n"
+        "    def __call__(self, *args):\n        return self.func(*args)\n\n    def __eq__(self, other):\n"
+        "        return self.func == other.func\n\n\n"
+        "class lazyattr:\n    def __init__(self, fget):\n        self.fget = fget\n\n"
+        "    def __get__(self, obj, owner=None):\n        return self.fget(obj)\n\n\n"
+        "class Box:\n    @lazyattr\n    def size(self):\n        return 1\n",
+    )
+    write(repo, "pkg/api.py", "from pkg.curry import curry\n\n\ndef _add(a, b):\n    return a + b\n\n\nadd = curry(_add)\n")
+    write(
+        repo,
+        "tests/test_apply.py",
+        "from pkg.api import add\nfrom pkg.curry import Box\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n"
+        "def test_box():\n    assert Box().size == 1\n",
+    )
+    write(repo, "tests/test_unrelated.py", "from pkg.core import leaf\n\n\ndef test_leaf():\n    assert leaf(1)\n")
+    commit(repo, "curry")
+    # `add = curry(_add)` at import time: whoever imports pkg.api calls the instance later
+    edit(repo, "pkg/curry.py", "        return self.func(*args)\n", "        return self.func(*args[:2])\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_apply.py::test_add" in tests
+    assert "tests/test_unrelated.py::test_leaf" not in tests
+    commit(repo, "call")
+    # a descriptor made in a class body runs on every access of the attribute
+    edit(repo, "pkg/curry.py", "        return self.fget(obj)\n", "        return self.fget(obj) if obj else self\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_apply.py::test_box" in tests
+    assert "tests/test_unrelated.py::test_leaf" not in tests
+    commit(repo, "get")
+    # __eq__ is not made to be called later: a call of the class alone does not reach it
+    edit(repo, "pkg/curry.py", "        return self.func == other.func\n", "        return self.func is other.func\n")
+    assert "tests/test_apply.py::test_add" not in selected(review(capsys, repo))
+
+
+def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_makes_it(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/memo.py",
+        "import functools\n\n\ndef cached(store):\n    def decorator(func):\n        def wrapper(*args):\n"
+        "            if args not in store:\n                store[args] = func(*args)\n            return store[args]\n\n"
+        "        return functools.update_wrapper(wrapper, func)\n\n    return decorator\n\n\n"
+        "def plain(x):\n    return x\n",
+    )
+    write(
+        repo,
+        "tests/test_memo.py",
+        "from pkg.memo import cached, plain\n\n\ndef test_wrapped():\n    f = cached({})(lambda n: n)\n    assert f(1) == 1\n\n\n"
+        "def test_plain():\n    assert plain(1) == 1\n",
+    )
+    write(
+        repo,
+        "pkg/hooks.py",
+        "HOOKS = []\n\n\ndef register(fn):\n    HOOKS.append(fn)\n    return fn\n\n\n"
+        "def fire():\n    return [f() for f in HOOKS]\n\n\n"
+        "def install():\n    @register\n    def on_save():\n        return 1\n\n    return len(HOOKS)\n",
+    )
+    write(
+        repo,
+        "tests/test_events.py",
+        "from pkg.hooks import fire, install\n\n\ndef test_install():\n    install()\n    assert fire() == [1]\n\n\n"
+        "def test_fire():\n    assert fire() is not None\n",
+    )
+    commit(repo, "memo")
+    # the wrapper is called through what cached(...)(...) returned: the test that made it calls it
+    edit(repo, "pkg/memo.py", "            return store[args]\n", "            return store.get(args)\n")
+    data = review(capsys, repo)
+    assert "tests/test_memo.py::test_wrapped" in selected(data)
+    assert "tests/test_memo.py::test_plain" not in selected(data)
+    assert impacted(data)["cached.decorator"]["depth"] == 1
+    commit(repo, "get")
+    # a nested function handed to a registry by a decorator: nothing names it, its maker's callers run it
+    edit(repo, "pkg/hooks.py", "        return 1\n", "        return 2\n")
+    data = review(capsys, repo)
+    assert "tests/test_events.py::test_install" in selected(data)
+    assert "tests/test_events.py::test_fire" not in selected(data)
+    assert impacted(data)["install"]["depth"] == 1
+
+
+def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/ttl.py",
+        "class TTL:\n    def __init__(self, ttl):\n        self.ttl = ttl\n\n"
+        "    def __setstate__(self, state):\n        self.__dict__.update(state)\n\n\n"
+        "class Other:\n    pass\n",
+    )
+    write(
+        repo,
+        "tests/test_expiry.py",
+        "import copy\nimport pickle\n\nfrom pkg.ttl import TTL, Other\n\n\n"
+        "def test_pickle():\n    c = TTL(3)\n    assert pickle.loads(pickle.dumps(c)).ttl == 3\n\n\n"
+        "def test_make():\n    assert TTL(3).ttl == 3\n\n\n"
+        "def test_other():\n    assert copy.deepcopy(Other())\n",
+    )
+    commit(repo, "ttl")
+    edit(repo, "pkg/ttl.py", "        self.__dict__.update(state)\n", "        self.__dict__.update(state, ttl=0)\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_expiry.py::test_pickle" in tests
+    # making one without pickling it does not run the hook; pickling another class does not either
+    assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other"} & set(tests)

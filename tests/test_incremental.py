@@ -20,7 +20,9 @@ FILES = ("pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/
 FUNCS = tuple(f"f{i}" for i in range(6))
 CLASSES = ("C0", "C1", "C2")
 METHODS = ("m0", "m1", "__init__")
-STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var")
+STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias")
+#: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
+#: code): an edit elsewhere changes what an unchanged alias means
 
 
 @dataclass
@@ -61,6 +63,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         if style == "var" and name in CLASSES:
             imports.append(f"from {mod} import {name}")
             return f"{name}().m0()"
+        if style == "modalias":
+            imports.append(f"from {mod} import al_{name}")
+            return f"al_{name}()"
         if style == "package":
             imports.append(f"from pkg import {name}")
             return f"{name}()"
@@ -100,6 +105,7 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         body.append("")
     for mod_file in reexports.get(path, []):
         imports.append(f"from {module_of(mod_file)} import *")
+    body.extend(f"al_{name} = {name}" for name in FUNCS + CLASSES)
     return "\n".join(sorted(set(imports)) + [""] + body) + "\n"
 
 
@@ -216,3 +222,22 @@ def test_incremental_equals_full(tmp_path_factory: object, data: st.DataObject, 
     finally:
         store.close()
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_an_unchanged_module_alias_follows_the_name_it_aliases(tmp_path: Path) -> None:
+    # `al_f1 = f1` stays as it is while f1 comes into being: the file importing al_f1 now reaches f1
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    (repo / "pkg/a.py").write_text("def f0():\n    return 0\n\n\nal_f0 = f0\nal_f1 = f1\n")
+    (repo / "pkg/b.py").write_text("from pkg.a import al_f0, al_f1\n\n\ndef g():\n    return al_f0(), al_f1()\n")
+    git(repo, "add", "-A")
+    store = Store.open(tmp_path / "inc.db")
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        (repo / "pkg/a.py").write_text("def f0():\n    return 0\n\n\ndef f1():\n    return 1\n\n\nal_f0 = f0\nal_f1 = f1\n")
+        git(repo, "add", "-A")
+        update_index(store, Repo(repo), Source("staged"))
+        assert store.dump() == full_dump(repo, tmp_path / "full.db")
+    finally:
+        store.close()

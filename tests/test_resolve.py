@@ -642,3 +642,54 @@ def test_a_package_module_appearing_re_resolves_relative_imports_from_it(repo: P
     (repo / "pkg/__init__.py").unlink()
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {})
     assert not any(e[2] == "pkg/__init__.py" for e in edges)
+
+
+def test_reading_an_attribute_a_descriptor_decorates_runs_its_get(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "pkg/desc.py": (
+                "class Lazy:\n    def __init__(self, fget):\n        self.fget = fget\n\n"
+                "    def __get__(self, obj, owner=None):\n        return self.fget(obj)\n\n\n"
+                "def lazy(fget=None, doc=None):\n    return Lazy(fget)\n\n\n"
+                "def tagged(fn):\n    return fn\n\n\n"
+                "class Box:\n    @lazy\n    def size(self):\n        return 1\n\n"
+                "    @Lazy\n    def name(self):\n        return 'b'\n\n"
+                "    @tagged\n    def plain(self):\n        return 0\n\n"
+                "    def show(self):\n        return (self.size, self.name, self.plain)\n"
+            ),
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "pkg/desc.py::Box.show")
+    # through a function returning the descriptor class, and through the class itself
+    assert ("pkg/desc.py", "Lazy.__get__", "descriptor") in found
+    assert {("pkg/desc.py", "Box.size", "property"), ("pkg/desc.py", "Box.name", "property")} <= found
+    # a decorator returning no descriptor makes no property: reading the attribute calls nothing
+    assert not any(q == "Box.plain" for _, q, _ in found)
+
+
+def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/omd.py": (
+                "class OrderedMultiDict:\n    def update(self, other):\n        return self\n\n\n"
+                "OMD = OrderedMultiDict\nMultiDict = OMD\nFLAGS = 3\n"
+            ),
+            "tests/test_omd.py": (
+                "from pkg.omd import OMD, MultiDict, FLAGS\n\n\ndef test_update():\n    omd = OMD()\n"
+                "    omd.update({})\n    return MultiDict(), FLAGS\n"
+            ),
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tests/test_omd.py::test_update")
+    # `omd = OMD()` types omd: update is the class's, not a name match among dict-like methods
+    assert ("pkg/omd.py", "OrderedMultiDict", "reexport") in found
+    assert ("pkg/omd.py", "OrderedMultiDict.update", "typed") in found
+    # the imports of OMD and of an alias of it (MultiDict) reach the class; a plain value aliases nothing
+    imported = [e for e in edges if e[0] == "tests/test_omd.py" and e[4] == "import"]
+    assert sum(1 for e in imported if e[3] == "OrderedMultiDict") == 1  # one edge per (src, dst, kind)
+    assert not any(q == "FLAGS" for _, q, _ in found)

@@ -669,7 +669,8 @@ def _called_lookups(result: ParseResult) -> set[Any]:
 def _drop_unused_facts(result: ParseResult) -> None:
     """Keep the facts only the resolver's type questions read: what a function returns when the file calls
     it, and a loop variable's items when the loop body uses the variable as a receiver or operand."""
-    called = {r.name for r in result.references if r.kind == "call"}
+    # a decorator is called too: what it returns is what the decorated name holds (a descriptor, say)
+    called = {r.name for r in result.references if r.kind in ("call", "decorator")}
     # a property runs on attribute reads: what it returns types `self.prop` (resolve.Resolver._types_of)
     called.update(s.name for s in result.symbols if any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators))
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
