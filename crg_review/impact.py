@@ -144,6 +144,11 @@ _COPY_METHODS = frozenset(
 #: ``pickle.dumps(x)``, ``copy.deepcopy(x)``: the calls that run them, by module and function name
 _COPY_MODULES = frozenset(("pickle", "_pickle", "cPickle", "cloudpickle", "dill", "copy"))
 _COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
+#: bases that call no method of their subclasses by name (a class deriving only from these has no framework
+#: calling into it)
+_INERT_BASES = frozenset(
+    ("object", "Generic", "Protocol", "ABC", "Exception", "BaseException", "NamedTuple", "TypedDict", "Enum")
+)
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -255,6 +260,7 @@ class Graph:
         self._guesses: dict[int, list[EdgeIn]] = {}
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
+        self._base_names: dict[int, list[str]] | None = None  # class → names of its bases, inert ones left out
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
@@ -753,7 +759,8 @@ class Graph:
         if method.kind != "method" or method.parent_id is None:
             return []
         special = method.name not in _CONSTRUCTORS
-        if special and not (_is_special(method.name) and method.language == "python"):
+        hook = special and not _is_special(method.name) and self.framework_hook(method)
+        if special and not hook and not (_is_special(method.name) and method.language == "python"):
             return []
         classes = [method.parent_id]
         todo = [method.parent_id]
@@ -765,7 +772,7 @@ class Graph:
         # a subclass naming its base in its class statement is no use of an instance
         skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
         # an instance made to be called or to sit in a class runs these far from where it is made
-        calls = not special or (method.name in _RUN_LATER and method.language == "python")
+        calls = not special or hook or (method.name in _RUN_LATER and method.language == "python")
         out: list[EdgeIn] = []
         for cls, edges in self.incoming(classes).items():
             found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip]
@@ -775,6 +782,27 @@ class Graph:
                 found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
+
+    def framework_hook(self, method: Node) -> bool:
+        """Whether only a base class from outside the repository can call ``method``: a Python method that
+        nothing in the repository calls, names or overrides, of a class deriving (itself or through its
+        in-repo bases) from a class the index does not have (``TextWrapper._wrap_chunks``, ``Thread.run``,
+        ``JSONEncoder.default``). That base's own methods call it on the instances, so the calls of and
+        references to the class stand for its callers (:meth:`constructed_via`)."""
+        if method.kind != "method" or method.parent_id is None or method.language != "python":
+            return False
+        if self.incoming([method.id])[method.id] or self.base_methods(method):
+            return False
+        if self._base_names is None:
+            names: dict[int, list[str]] = {}
+            for sid, name in self.conn.execute("SELECT symbol_id, name FROM bases"):
+                if name not in _INERT_BASES:
+                    names.setdefault(sid, []).append(name)
+            self._base_names = names
+        for cid in (method.parent_id, *self._transitive(method.parent_id, "bases")):
+            if len(self._base_names.get(cid, ())) > len(self.bases(cid)):
+                return True
+        return False
 
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,

@@ -952,3 +952,35 @@ def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(tmp_pa
     assert "tests/test_expiry.py::test_pickle" in tests
     # making one without pickling it does not run the hook; pickling another class does not either
     assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other"} & set(tests)
+
+
+def test_a_method_only_an_outside_base_class_calls_is_reached_through_the_uses_of_its_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/wrap.py",
+        "import textwrap\n\n\nclass Wrapper(textwrap.TextWrapper):\n    def _wrap_chunks(self, chunks):\n"
+        "        return super()._wrap_chunks(chunks)\n\n\nclass Plain(object):\n    def unused(self):\n"
+        "        return 1\n\n    def used(self):\n        return 2\n\n\n"
+        "def wrap_cols(text):\n    return Wrapper(width=10).wrap(text)\n\n\n"
+        "def plain():\n    return Plain().used()\n",
+    )
+    write(
+        repo,
+        "tests/test_layout.py",
+        "from pkg.wrap import plain, wrap_cols\n\n\ndef test_wrap():\n    assert wrap_cols('a b')\n\n\n"
+        "def test_plain():\n    assert plain() == 2\n",
+    )
+    commit(repo, "wrapper")
+    # TextWrapper.wrap calls _wrap_chunks: whoever makes a Wrapper and uses it runs the override
+    edit(repo, "pkg/wrap.py", "        return super()._wrap_chunks(chunks)\n", "        return super()._wrap_chunks(chunks[:])\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_layout.py::test_wrap" in tests
+    assert "tests/test_layout.py::test_plain" not in tests
+    commit(repo, "chunks")
+    # a class deriving from object only: nothing outside the repository calls its uncalled method
+    edit(repo, "pkg/wrap.py", "    def unused(self):\n        return 1\n", "    def unused(self):\n        return 3\n")
+    assert "tests/test_layout.py::test_plain" not in selected(review(capsys, repo))
+
