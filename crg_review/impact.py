@@ -1382,12 +1382,18 @@ def walk_tests(
             # class) makes or names m's class, as in ``def test(runner): runner.invoke(...)``
             demoted = node.kind == "method" and node.language == "python" and node.name in _BUILTIN_METHODS
             floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
+            # a function nothing calls, only named: one stored at import time in a module's table
+            # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which
+            # only the module's importers can (the data flow is not in the graph)
+            stored = node.kind in _FUNCTION_KINDS and all(e.kind == "ref" for e in edges)
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
                     continue
                 runs_on_import = src.kind == "module" and (
-                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE) or e.resolution == "import-time"
+                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
+                    or e.resolution == "import-time"
+                    or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
                 if runs_on_import or (e.kind == "call" and src.kind in _CLASS_KINDS and not src.in_test_file):
                     # module or class body code runs the change whenever the module is imported

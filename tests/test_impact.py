@@ -984,3 +984,26 @@ def test_a_method_only_an_outside_base_class_calls_is_reached_through_the_uses_o
     edit(repo, "pkg/wrap.py", "    def unused(self):\n        return 1\n", "    def unused(self):\n        return 3\n")
     assert "tests/test_layout.py::test_plain" not in selected(review(capsys, repo))
 
+
+def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "def _pipe_line(widths):\n    return '|'.join('-' * w for w in widths)\n\n\n"
+        "def _called(widths):\n    return widths\n\n\n"
+        "class Format:\n    def __init__(self, line):\n        self.line = line\n\n\n"
+        "FORMATS = {'pipe': Format(line=_pipe_line), 'plain': Format(line=_called)}\n\n\n"
+        "def render(name, widths):\n    return FORMATS[name].line(_called(widths))\n",
+    )
+    write(repo, "pkg/other.py", "def other():\n    return 1\n")
+    write(repo, "tests/test_table.py", "from pkg.fmt import render\n\n\ndef test_pipe():\n    assert render('pipe', [1])\n")
+    write(repo, "tests/test_more.py", "from pkg.other import other\n\n\ndef test_other():\n    assert other()\n")
+    commit(repo, "formats")
+    # nothing calls _pipe_line by name: whoever reads FORMATS does, and only importers of pkg.fmt can
+    edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_table.py::test_pipe" in tests
+    assert "tests/test_more.py::test_other" not in tests
