@@ -421,15 +421,16 @@ def evaluate_mutant(
     args: argparse.Namespace,
     out: Path,
     timeout: float,
+    recorded: Suite | None = None,
 ) -> Mutant:
-    """Commit one mutant, ask crg-review, run the suite, revert."""
+    """Commit one mutant, ask crg-review, run the suite (or take its ``recorded`` outcome), revert."""
     mutate(project.repo, fn)
     try:
         started = time.perf_counter()
         listed = crg(crg_cmd, ["tests", "HEAD~1..HEAD"], project).split()
         review = json.loads(crg(crg_cmd, ["diff", "HEAD~1..HEAD", "--format", "json"], project))
         crg_seconds = time.perf_counter() - started
-        suite = run_suite(project, out, timeout, args.pytest_args)
+        suite = recorded if recorded is not None else run_suite(project, out, timeout, args.pytest_args)
     finally:
         git(project.repo, "reset", "--quiet", "--hard", "HEAD~1")
     passing = {t for t, o in baseline.outcomes.items() if o == "passed"}
@@ -764,8 +765,11 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
         raise SystemExit(f"{spec}: the baseline suite did not run (timed out or nothing passed)")
     callers = (traced_callers(project.trace), traced_callers(project.trace, explicit=True))
     mutants: list[Mutant] = []
-    for i, fn in enumerate(sample(functions, args.mutants, args.seed), 1):
-        m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out, timeout)
+    replayed = _replayed(args.replay, spec, baseline) if args.replay else None
+    chosen = [f for f, _ in replayed] if replayed is not None else sample(functions, args.mutants, args.seed)
+    for i, fn in enumerate(chosen, 1):
+        recorded = replayed[i - 1][1] if replayed is not None else None
+        m = evaluate_mutant(project, fn, baseline, crg_cmd, callers, args, out, timeout, recorded)
         mutants.append(m)
         status = "timeout" if m.timed_out else f"{len(m.found)}/{len(m.failing)} failing found"
         print(
@@ -784,6 +788,21 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
         mutant_records=mutants,
     )
     return result
+
+
+def _replayed(saved: Path, spec: str, baseline: Suite) -> list[tuple[Function, Suite]]:
+    """The mutants of ``spec`` in a saved ``--json`` run, each with its recorded suite outcome: the
+    baseline's, with the tests that failed for that mutant failing (they do not depend on crg-review)."""
+    projects = json.loads(saved.read_text(encoding="utf-8"))["projects"]
+    if spec not in projects:
+        raise SystemExit(f"{saved}: no run of {spec} in it")
+    out = []
+    for md in projects[spec]["mutants_detail"]:
+        failing = set(md["failing"])
+        outcomes = {t: ("failed" if t in failing else o) for t, o in baseline.outcomes.items()}
+        suite = Suite(outcomes, md.get("collect_errors", []), md["suite_seconds"], md["timed_out"])
+        out.append((Function(**md["function"]), suite))
+    return out
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -812,6 +831,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write figures and every mutant as JSON")
     parser.add_argument("--rescore", type=Path, metavar="OUT", help="only recompute the figures of a saved --json")
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        metavar="OUT",
+        help="re-ask crg-review about the mutants of a saved --json run, taking their recorded failing tests"
+        " instead of running the suite per mutant (the baseline suite still runs once); --projects default to"
+        " the saved run's",
+    )
     return parser.parse_args(argv)
 
 
@@ -845,6 +872,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_table(rows)
         return 0
     crg_cmd = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
+    if args.replay and args.projects == list(DEFAULT_PROJECTS):
+        args.projects = list(json.loads(args.replay.read_text(encoding="utf-8"))["projects"])
     plugin_dir = CACHE_DIR / "mutation"
     plugin_dir.mkdir(parents=True, exist_ok=True)
     plugin = plugin_dir / "crg_mutation_outcomes.py"
