@@ -1163,22 +1163,31 @@ class Resolver:
                         found.append(child)
         return [Target(m, "getattr", _LOOKUP_CONFIDENCE, len(found)) for m in found]
 
+    def _decorator_callee(self, fn: Sym) -> tuple[Sym, str, str] | None:
+        """Where ``fn``'s outermost decorator is looked up and what it names: (scope, receiver, name) of
+        ``@a.b`` or ``@a.b(...)``; None for anything but a dotted name, or too deep in a chain of questions."""
+        callee = fn.decorators[0].partition("(")[0].strip()
+        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+            return None
+        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        receiver, _, name = callee.rpartition(".")
+        return scope, receiver, name
+
     def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
         """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
         a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
         decorator = fn.decorators[0]
-        callee = decorator.partition("(")[0].strip()
-        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+        found_callee = self._decorator_callee(fn)
+        if found_callee is None:
             return []
-        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
-        receiver, _, name = callee.rpartition(".")
+        scope, receiver, name = found_callee
         out: list[Sym] = []
         self._depth += 1
         try:
             for t in self._resolve_name(fid, scope, name, receiver, "type"):
                 if t.resolution == "name-match":
                     continue
-                if t.sym.kind in _CLASS_KINDS and callee == decorator.strip():
+                if t.sym.kind in _CLASS_KINDS and "(" not in decorator:
                     found = [t.sym]
                 elif t.sym.kind in ("function", "method"):
                     found = self._annotation_classes(t.sym, every=True)
@@ -1195,11 +1204,10 @@ class Resolver:
         Only for this file's functions and decorators: another file's bodies are not read here."""
         if fn.file_id != fid or fn.kind not in ("function", "method"):
             return []
-        callee = fn.decorators[0].partition("(")[0].strip()
-        if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
+        found_callee = self._decorator_callee(fn)
+        if found_callee is None:
             return []
-        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
-        receiver, _, name = callee.rpartition(".")
+        scope, receiver, name = found_callee
         out: list[Sym] = []
         self._depth += 1
         try:
