@@ -260,7 +260,7 @@ class Graph:
         self._guesses: dict[int, list[EdgeIn]] = {}
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
-        self._base_names: dict[int, list[str]] | None = None  # class → names of its bases, inert ones left out
+        self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
@@ -793,16 +793,21 @@ class Graph:
             return False
         if self.incoming([method.id])[method.id] or self.base_methods(method):
             return False
-        if self._base_names is None:
-            names: dict[int, list[str]] = {}
-            for sid, name in self.conn.execute("SELECT symbol_id, name FROM bases"):
-                if name not in _INERT_BASES:
-                    names.setdefault(sid, []).append(name)
-            self._base_names = names
-        for cid in (method.parent_id, *self._transitive(method.parent_id, "bases")):
-            if len(self._base_names.get(cid, ())) > len(self.bases(cid)):
-                return True
-        return False
+        return any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases")))
+
+    def _has_outside_base(self, class_id: int) -> bool:
+        """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
+        found = self._outside_bases.get(class_id)
+        if found is None:
+            node = self.nodes([class_id]).get(class_id)
+            named = 0
+            if node is not None:
+                rows = self.conn.execute(
+                    "SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id)
+                )
+                named = sum(1 for (name,) in rows if name not in _INERT_BASES)
+            found = self._outside_bases[class_id] = named > len(self.bases(class_id))
+        return found
 
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
