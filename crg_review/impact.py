@@ -791,6 +791,8 @@ class Graph:
         references to the class stand for its callers (:meth:`constructed_via`)."""
         if method.kind != "method" or method.parent_id is None or method.language != "python":
             return False
+        if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
+            return False
         if self.incoming([method.id])[method.id] or self.base_methods(method):
             return False
         return any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases")))
