@@ -87,6 +87,9 @@ RECEIVER_GUESS_MAX_DEPTH = 1
 RECEIVER_GUESS_MAX_CLASSES = 50
 #: a method name used at more call sites than this is too common for the receiver guess
 RECEIVER_GUESS_MAX_REFS = 2000
+#: asked about more scopes than this at once, the family check reads every edge into the family instead
+#: (one query, kept for the rest of the review) of the edges out of those scopes
+FAMILY_SCAN_SCOPES = 500
 
 #: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
 PYTEST_CLASS_PREFIX = "Test"
@@ -265,6 +268,8 @@ class Graph:
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
+        self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
+        self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
@@ -592,28 +597,33 @@ class Graph:
             checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
             hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
             todo = set().union(*reach) - checked  # set algebra: thousands of scopes per level
-            if todo:
-                hits |= self._family_edges_from(family, sorted(todo))
-                checked |= todo
+            if todo and method.parent_id not in self._family_complete:
+                if len(todo) > FAMILY_SCAN_SCOPES:  # every user of the family at once: one pass over its edges
+                    hits |= self._family_edges_from(family, None)
+                    self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
+                else:
+                    hits |= self._family_edges_from(family, sorted(todo))
+                    checked |= todo
             for s, xs in zip(new, reach):
                 answers[s] = not hits.isdisjoint(xs)
         return {s for s in scopes if answers[s]}
 
-    def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int]) -> set[int]:
-        """The scopes with an edge to a member of ``family``, or a call (confidence at least
-        :data:`FACTORY_MIN_CONFIDENCE`) of a function with such a call of a member that is a class or a
-        constructor. The database does the filtering: the edges themselves are never loaded."""
+    def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int] | None) -> set[int]:
+        """The scopes (of ``scopes``; None: any) with an edge to a member of ``family``, or a call (confidence
+        at least :data:`FACTORY_MIN_CONFIDENCE`) of a function with such a call of a member that is a class
+        or a constructor. The database does the filtering: the edges themselves are never loaded."""
         members = sorted(family)
         nodes = self.nodes(members)
         made = [m for m in members if m in nodes and (nodes[m].kind in _CLASS_KINDS or nodes[m].name in _CONSTRUCTORS)]
         hit: set[int] = set()
         members, made = list(_padded(members)), list(_padded(made))
-        for chunk in _chunks(scopes):
+        for chunk in [None] if scopes is None else _chunks(scopes):
+            among = "" if chunk is None else f" AND src_id IN ({_in(chunk)})"
             hit.update(
                 r[0]
                 for r in self.conn.execute(
-                    f"SELECT DISTINCT src_id FROM edges WHERE src_id IN ({_in(chunk)}) AND dst_id IN ({_in(members)})",
-                    [*chunk, *members],
+                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(members)}){among}",
+                    [*members, *(chunk or ())],
                 )
             )
             if made:
@@ -622,8 +632,8 @@ class Graph:
                     for r in self.conn.execute(
                         "SELECT DISTINCT e1.src_id FROM edges e2 JOIN edges e1 ON e1.dst_id = e2.src_id"
                         f" WHERE e2.dst_id IN ({_in(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
-                        f" AND e1.kind = 'call' AND e1.confidence >= ? AND e1.src_id IN ({_in(chunk)})",
-                        [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *chunk],
+                        f" AND e1.kind = 'call' AND e1.confidence >= ?{among.replace('src_id', 'e1.src_id')}",
+                        [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *(chunk or ())],
                     )
                 )
         return hit
@@ -673,24 +683,11 @@ class Graph:
                 by_family.setdefault(method.parent_id, (method, set()))[1].update(scopes)  # type: ignore[arg-type]
         for method, scopes in by_family.values():
             users = self.family_users(method, scopes)
-            classes = set()
-            for s in scopes - users:
-                n = scope_nodes.get(s)
-                if (
-                    n is not None
-                    and n.kind == "method"
-                    and n.parent_id is not None
-                    and (n.parent_id, method.parent_id or 0) not in self._class_family
-                ):
-                    classes.add(n.parent_id)
-            if classes:
-                self._load_children(classes)
-                members = {
-                    c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in sorted(classes)
-                }
-                users = self.family_users(method, [i for ids in members.values() for i in ids])
-                for c, ids in members.items():
-                    self._class_family[(c, method.parent_id or 0)] = any(i in users for i in ids)
+            owners = (scope_nodes.get(s) for s in scopes - users)
+            self._prefetch_class_family(
+                {n.parent_id for n in owners if n is not None and n.kind == "method" and n.parent_id is not None},
+                method,
+            )
 
     def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
@@ -739,8 +736,11 @@ class Graph:
             )
             args: tuple[object, ...] = (module.file_id, module.file_id)
         else:
+            # the files first (CROSS JOIN keeps that order), then their import edges: left to itself, SQLite
+            # reads every edge into those files (edges_dst_file), ten times the work for a top package
             sql = (
-                "SELECT DISTINCT e.src_id, e.line FROM files f JOIN edges e ON e.dst_file_id=f.id"
+                "SELECT DISTINCT e.src_id, e.line FROM files f CROSS JOIN edges e INDEXED BY edges_import"
+                " ON e.dst_file_id=f.id"
                 " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line"
             )
             args = (_like(package) + "%", module.file_id)
@@ -837,27 +837,48 @@ class Graph:
                 module = receiver.rpartition(".")[2]
                 if module in _COPY_MODULES or (not receiver and name in ("copy", "deepcopy")):
                     sites.setdefault(scope, line)
+            users = self._copy_users(method, set(sites))
             self._copied[method.id] = [
                 EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
-                for s in sorted(sites)
-                if self.uses_class_of(s, method) or self._subclass_uses_family(s, method)
+                for s in sorted(users)
             ]
         return self._copied[method.id]
 
-    def _subclass_uses_family(self, scope: int, method: Node) -> bool:
-        """Whether a subclass of the method ``scope``'s class names the method's class in its body: a mixin's
-        ``pickle.dumps(self.Cache())`` pickles what ``Cache = TTLCache`` in the class mixing it in says."""
-        node = self.nodes([scope]).get(scope)
-        if node is None or node.kind != "method" or node.parent_id is None:
-            return False
-        return any(self._class_uses_family(c, method) for c in self._transitive(node.parent_id, "subclasses"))
+    def _copy_users(self, method: Node, scopes: set[int]) -> set[int]:
+        """The scopes that use the method's class (:meth:`uses_class_of`), or that are methods of a class
+        one of whose subclasses names it in its body (a mixin's ``pickle.dumps(self.Cache())`` pickles what
+        ``Cache = TTLCache`` in the class mixing it in says). A few queries for all of them: a project that
+        copies in hundreds of places (django) asks this for every copy hook a change reaches."""
+        if not self.class_family(method):
+            return set()
+        users = self.family_users(method, scopes)
+        nodes = self.nodes(scopes - users)
+        owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
+        bodies = {c: [c, *self._transitive(c, "subclasses")] for c in set(owners.values())}
+        self._prefetch_class_family({c for cs in bodies.values() for c in cs}, method)
+        key = method.parent_id or 0
+        users.update(s for s, c in owners.items() if any(self._class_family[(k, key)] for k in bodies[c]))
+        return users
+
+    def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
+        """Answer :meth:`_class_uses_family` for many classes in one :meth:`family_users` call."""
+        key = method.parent_id or 0
+        todo = sorted({c for c in classes if (c, key) not in self._class_family})
+        if not todo:
+            return
+        self._load_children(todo)
+        members = {c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in todo}
+        users = self.family_users(method, [i for ids in members.values() for i in ids])
+        for c, ids in members.items():
+            self._class_family[(c, key)] = any(i in users for i in ids)
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
-        row = self.conn.execute(
-            "SELECT 1 FROM refs WHERE scope_id=? AND name=? AND kind='ref' LIMIT 1", (scope, name)
-        ).fetchone()
-        return row is not None
+        namers = self._value_namers.get(name)
+        if namers is None:  # one query per class name: a walk asks about every scope that uses the class
+            rows = self.conn.execute("SELECT DISTINCT scope_id FROM refs WHERE name=? AND kind='ref'", (name,))
+            namers = self._value_namers[name] = frozenset(r[0] for r in rows)
+        return scope in namers
 
     # tests
 

@@ -290,20 +290,21 @@ def test_a_size_limit_change_re_evaluates_files_whose_blob_did_not_change(
     assert paths(store)["pkg/util.py"] == "skipped:too-large"
 
 
-def test_an_index_of_schema_2_gains_the_inheritance_index_and_keeps_its_files(
+def test_an_index_of_schema_2_gains_the_inheritance_and_import_indexes_and_keeps_its_files(
     repo: Path, store: Store, tmp_path: Path
 ) -> None:
     update(store, repo)
     before = store.dump()
     with store.atomic():
         store.conn.execute("DROP INDEX edges_inherit")
+        store.conn.execute("DROP INDEX edges_import")
         store.set_meta("schema_version", "2")
     store.close()
     reopened = Store.open(tmp_path / "inc.db")
     try:
-        assert reopened.get_meta("schema_version") == "3"
+        assert reopened.get_meta("schema_version") == "4"
         names = {r[0] for r in reopened.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-        assert "edges_inherit" in names
+        assert {"edges_inherit", "edges_import"} <= names
         assert reopened.dump() == before
         assert update(reopened, repo).unchanged
     finally:
