@@ -1397,9 +1397,10 @@ def walk_tests(
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
-            edges += graph.constructed_via(node) + graph.copied_by(node) + graph.closure_maker(node)
-            if depth <= RECEIVER_GUESS_MAX_DEPTH:
-                edges += graph.receiver_guesses(node)
+            if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
+                edges += graph.constructed_via(node) + graph.copied_by(node) + graph.closure_maker(node)
+                if depth <= RECEIVER_GUESS_MAX_DEPTH:
+                    edges += graph.receiver_guesses(node)
             if not edges:
                 continue
             missing = [e.src for e in edges if e.src not in cache]
