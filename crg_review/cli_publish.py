@@ -137,7 +137,7 @@ def _hook_reviews(args: argparse.Namespace) -> list[tuple[str, list[Any]]]:
                 jobs.append((f"push {r.ref} {r.base[:10]}..{r.head[:10]}", DiffSpec("range", r.base, r.head), ""))
         out = []
         for label, spec, run_command in jobs:
-            review = review_diff(ws, spec, depth=args.depth)
+            review = review_diff(ws, spec, depth=args.depth, test_seconds=ws.config.hook_test_seconds)
             run_command = run_command or f"pytest $(crg-review tests {spec.base}..{spec.head})"
             out.append((short_review(review, label=label, run_command=run_command), list(review.findings)))
         return out

@@ -45,6 +45,9 @@ class Config:
     embed_model: str = "fast"
     template_dir: str | None = None
     db: str | None = None
+    #: seconds the hook's search for related tests may take (0: no limit); the list it prints is then a
+    #: start, marked as such (``crg-review tests`` never stops early)
+    hook_test_seconds: float = 0.5
     sources: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -74,6 +77,10 @@ def _validated(values: dict[str, Any], origin: str) -> dict[str, Any]:
         if key in ("depth", "size_limit"):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ConfigError(f"{origin}: '{key}' must be a non-negative integer, not {value!r}")
+        elif key == "hook_test_seconds":
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{origin}: 'hook-test-seconds' must be a non-negative number, not {value!r}")
+            value = float(value)
         elif key == "fail_on":
             if value not in _FAIL_ON:
                 raise ConfigError(f"{origin}: 'fail-on' must be one of {', '.join(_FAIL_ON)}, not {value!r}")

@@ -283,6 +283,12 @@ def short_review(review: Review, *, label: str, run_command: str, top: int = 3, 
     if review.select_all:
         lines.append(f"  tests    all: {_plain(review.select_all)}")
         lines.append("  run      pytest")
+    elif review.stats.get("tests_stopped_after") is not None:  # the walk stopped at the hook's time limit
+        ids = [t.nodeid or f"{t.file}::{t.qualname}" for t in review.tests]
+        seconds = review.stats["tests_stopped_after"]
+        found = f"{len(ids)}+: {_names(ids, top)}" if ids else "none yet"
+        lines.append(f"  tests    {found} (search stopped after {seconds:g} s: hook-test-seconds)")
+        lines.append(f"  run      {run_command}")
     elif review.tests:
         ids = [t.nodeid or f"{t.file}::{t.qualname}" for t in review.tests]
         lines.append(f"  tests    {len(ids)}: {_names(ids, top)}")

@@ -87,6 +87,8 @@ RECEIVER_GUESS_MAX_DEPTH = 1
 RECEIVER_GUESS_MAX_CLASSES = 50
 #: a method name used at more call sites than this is too common for the receiver guess
 RECEIVER_GUESS_MAX_REFS = 2000
+#: the test walk looks at its :class:`Deadline` before every this many nodes
+DEADLINE_CHECK_NODES = 256
 #: asked about more scopes than this at once, the family check reads every edge into the family instead
 #: (one query, kept for the rest of the review) of the edges out of those scopes
 FAMILY_SCAN_SCOPES = 500
@@ -1336,11 +1338,30 @@ class TestHit:
     sources: int  # bit set of start indexes
 
 
+class Deadline:
+    """A time limit for :func:`walk_tests` (the hook's): ``reached`` tells whether the walk stopped at it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.perf_counter() + seconds
+        self.reached = False
+
+    def passed(self) -> bool:
+        self.reached = self.reached or time.perf_counter() > self.at
+        return self.reached
+
+
 def walk_tests(
-    graph: Graph, starts: Sequence[int], *, seeds: dict[int, tuple[int, str]] | None = None
+    graph: Graph,
+    starts: Sequence[int],
+    *,
+    seeds: dict[int, tuple[int, str]] | None = None,
+    deadline: Deadline | None = None,
 ) -> dict[str, TestHit]:
     """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
-    kind) for dependants known without an edge (references to removed symbols). Keyed by node id."""
+    kind) for dependants known without an edge (references to removed symbols). Keyed by node id.
+    With a ``deadline``, the walk stops when it passes (checked every few hundred nodes): the tests found
+    until then, nearest first, are returned."""
     bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
     # node → (depth, reason, sources)
     state: dict[int, tuple[int, str, int]] = {sid: (0, "changed", bit_of[sid]) for sid in starts}
@@ -1362,7 +1383,9 @@ def walk_tests(
         graph.prefetch(nodes.values(), subclasses_of_tests=True)
         _prefetch_receiver_checks(graph, queue, nodes, incoming, state, window, start_set)
         nxt: dict[int, int] = {}
-        for dst, bits in sorted(queue.items()):
+        for done, (dst, bits) in enumerate(sorted(queue.items())):
+            if deadline is not None and done % DEADLINE_CHECK_NODES == 0 and deadline.passed():
+                return hits
             node = nodes.get(dst)
             if node is None:
                 continue
@@ -1974,8 +1997,16 @@ def fail_reached(findings: Iterable[Finding], fail_on: str) -> bool:
 # --- the review of a diff ------------------------------------------------------------------------
 
 
-def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap: int = DEFAULT_CAP) -> Review:
-    """Review the change ``spec`` describes: index brought to its head side, then the walks and rules."""
+def review_diff(
+    ws: Workspace,
+    spec: DiffSpec,
+    *,
+    depth: int | None = None,
+    cap: int = DEFAULT_CAP,
+    test_seconds: float | None = None,
+) -> Review:
+    """Review the change ``spec`` describes: index brought to its head side, then the walks and rules.
+    ``test_seconds``: a time limit for the search for related tests (the hook's; None or 0: none)."""
     started = time.perf_counter()
     repo: Repo = ws.repo  # type: ignore[assignment]
     diff = repo.diff(spec)
@@ -1991,6 +2022,7 @@ def review_diff(ws: Workspace, spec: DiffSpec, *, depth: int | None = None, cap:
         cap=cap,
         base=diff.base_commit,
         head=diff.head_label,
+        deadline=Deadline(test_seconds) if test_seconds else None,
     )
     review.related = related_code_for(ws, review)
     review.head_commit = diff.head_commit  # staged and work-tree content has no blob URL
@@ -2050,7 +2082,16 @@ def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Rela
         return []
 
 
-def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str | None, head: str) -> Review:
+def _analyze(
+    graph: Graph,
+    touched: Touched,
+    *,
+    depth: int,
+    cap: int,
+    base: str | None,
+    head: str,
+    deadline: Deadline | None = None,
+) -> Review:
     review = Review(base=base, head=head, changed=list(touched.changed), select_all=touched.select_all)
     head_paths = {r[0] for r in graph.conn.execute("SELECT path FROM files WHERE status NOT LIKE 'skipped:%'")}
     findings: list[Finding] = []
@@ -2083,7 +2124,8 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
     review.impacted, cut = rank_impacted(graph, reach, cap)
 
     # related tests: unbounded, with attribution to the changed symbols
-    hits = walk_tests(graph, starts, seeds=test_seeds)
+    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline)
+    stopped = deadline is not None and deadline.reached
     nodes = graph.nodes(starts)
     for sid in starts:  # changed tests run themselves
         n = nodes.get(sid)
@@ -2140,7 +2182,8 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
             findings.extend(incompatible_calls(graph, n, changed_ids))
         if n.kind not in _FUNCTION_KINDS or n.is_test or n.in_test_file:
             continue
-        tested = bool(tested_bits >> index_of[sid] & 1) or n.path in conv_paths
+        # a walk stopped at its deadline cannot say that no test reaches a symbol
+        tested = bool(tested_bits >> index_of[sid] & 1) or n.path in conv_paths or stopped
         if cs.change in ("modified", "signature") and not tested:
             findings.append(
                 _finding("CRG003", n.path, n.start_line, f"{n.kind} {n.qualname} changed and no test reaches it")
@@ -2154,6 +2197,8 @@ def _analyze(graph: Graph, touched: Touched, *, depth: int, cap: int, base: str 
                     )
                 )
     review.findings = _unique_findings(findings)
+    if stopped and deadline is not None:
+        review.stats["tests_stopped_after"] = deadline.seconds
     review.stats.update(
         {
             "changed": len(review.changed),

@@ -27,7 +27,7 @@ def test_defaults_say_so(repo: Path) -> None:
     assert got["depth"] == {"value": 3, "source": "default"}
     assert got["fail-on"] == {"value": "never", "source": "default"}
     assert got["db"] == {"value": str(repo.resolve() / ".git" / "crg-review" / "index.db"), "source": "default"}
-    assert set(got) == {"depth", "fail-on", "exclude", "size-limit", "embed-model", "template-dir", "db"}
+    assert set(got) == {"depth", "fail-on", "exclude", "size-limit", "embed-model", "template-dir", "db", "hook-test-seconds"}
 
 
 def test_each_value_names_its_source_and_later_sources_win(repo: Path) -> None:
@@ -53,8 +53,9 @@ def test_text_output_is_one_line_per_setting(repo: Path) -> None:
     assert run.code == 0, run
     lines = run.out.splitlines()
     assert lines[0].startswith(f"# effective settings for {repo.resolve()}")
-    assert "depth         2  (.crg-review.toml)" in lines
-    assert "template-dir  -  (default)" in lines
+    assert "depth              2  (.crg-review.toml)" in lines
+    assert "template-dir       -  (default)" in lines
+    assert "hook-test-seconds  0.5  (default)" in lines
     assert any(line.strip().startswith("always excluded as well: vendor/*") for line in lines)
 
 
@@ -78,3 +79,10 @@ def test_outside_a_repository_says_what_to_do(tmp_path: Path) -> None:
     run = crg("config", cwd=tmp_path, env=crg_env())
     assert run.code == 1
     assert run.err.startswith("crg-review: error: not a git repository")
+
+
+def test_hook_time_limit_must_be_a_non_negative_number(repo: Path) -> None:
+    write(repo, ".crg-review.toml", "hook-test-seconds = -1\n")
+    run = crg("config", cwd=repo, env=crg_env())
+    assert run.code == 1
+    assert run.err == "crg-review: error: .crg-review.toml: 'hook-test-seconds' must be a non-negative number, not -1\n"

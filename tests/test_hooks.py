@@ -336,3 +336,26 @@ def test_commit_all_reviews_what_git_commit_a_stages(repo: Path) -> None:
     done = git_run(repo, "commit", "-a", "-m", "swap", env=hook_env())
     assert done.returncode == 0, done.stderr
     assert "calc.py::add (modified)" in done.stdout + done.stderr
+
+
+def test_hook_that_runs_out_of_time_says_its_test_list_is_a_start(repo: Path) -> None:
+    write(repo, "calc.py", CALC.replace("return a + b", "return b + a"))
+    git(repo, "add", "calc.py")
+    write(repo, ".crg-review.toml", "hook-test-seconds = 1e-9\n")  # passed before the walk looks at a node
+    run = crg("hook", cwd=repo, env=clean_env())
+    assert run.code == 0, run
+    # the test the convention names (test_add in tests/test_calc.py for calc.py::add) needs no walk
+    assert "  tests    1+: tests/test_calc.py::test_add (search stopped after 1e-09 s: hook-test-seconds)" in run.out
+    assert "  run      pytest $(crg-review tests --staged)" in run.out
+    assert "CRG003" not in run.out  # a stopped search cannot say that no test reaches add
+    tests = crg("tests", "--staged", cwd=repo, env=clean_env())  # never stops early
+    assert tests.out.split() == ["tests/test_calc.py::test_add", "tests/test_calc.py::test_total"]
+
+
+def test_hook_with_no_time_limit_lists_every_test(repo: Path) -> None:
+    write(repo, "calc.py", CALC.replace("return a + b", "return b + a"))
+    git(repo, "add", "calc.py")
+    write(repo, ".crg-review.toml", "hook-test-seconds = 0\n")
+    run = crg("hook", cwd=repo, env=clean_env())
+    assert run.code == 0, run
+    assert "  tests    2: tests/test_calc.py::test_add, tests/test_calc.py::test_total" in run.out
