@@ -91,7 +91,7 @@ RECEIVER_GUESS_MAX_REFS = 2000
 DEADLINE_CHECK_NODES = 256
 #: asked about more scopes than this at once, the family check reads every edge into the family instead
 #: (one query, kept for the rest of the review) of the edges out of those scopes
-FAMILY_SCAN_SCOPES = 500
+FAMILY_SCAN_SCOPES = 50
 
 #: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
 PYTEST_CLASS_PREFIX = "Test"
