@@ -270,6 +270,7 @@ class Graph:
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
+        self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
@@ -652,9 +653,43 @@ class Graph:
         if (known is None or scope not in known) and self.family_users(method, [scope]):
             return True
         node = self.nodes([scope]).get(scope)
-        if node is None or node.kind != "method" or node.parent_id is None:
+        if node is None:
             return False
-        return self._class_uses_family(node.parent_id, method)
+        if node.kind != "method" or node.parent_id is None:
+            return self._wired(node.id, method)
+        return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
+
+    def _wired(self, owner: int, method: Node) -> bool:
+        """Whether a scope outside the tests that builds or names the method's class also uses ``owner`` (a
+        class: itself or one of its methods; else a function) through a sure enough edge: a builder that
+        puts instances of the one into the other (``stack.enable_grouping(); stack.stmtprocess.append(ReindentFilter())``
+        for ``for f in self.stmtprocess: f.process(stmt)`` in ``FilterStack.run``)."""
+        key = (owner, method.parent_id or 0)
+        found = self._wired_cache.get(key)
+        if found is None:
+            family = self.class_family(method)
+            if method.parent_id not in self._family_complete:
+                self._family_hits.setdefault(method.parent_id, set()).update(  # type: ignore[arg-type]
+                    self._family_edges_from(family, None)
+                )
+                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
+            builders = self._family_hits[method.parent_id]  # type: ignore[index]
+            node = self.nodes([owner]).get(owner)
+            members = [owner]
+            if node is not None and node.kind in _CLASS_KINDS:
+                members += [c.id for c in self.children(owner) if c.kind in _FUNCTION_KINDS]
+            users = {
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(members)}) AND confidence >= ?",
+                    [*members, FACTORY_MIN_CONFIDENCE],
+                )
+            }
+            both = sorted((users - set(members)) & builders)
+            # code of the project, not a test: a test that uses both classes is a user, not a builder
+            found = any(not n.in_test_file for n in self.nodes(both).values()) if both else False
+            self._wired_cache[key] = found
+        return found
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =

@@ -1007,3 +1007,39 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of
     tests = selected(review(capsys, repo))
     assert "tests/test_table.py::test_pipe" in tests
     assert "tests/test_more.py::test_other" not in tests
+
+
+def test_a_weak_name_match_is_followed_when_a_builder_wires_the_two_classes(tmp_path: Path, capsys: Any) -> None:
+    repo = make_repo(tmp_path / "repo")
+    others = "".join(f"\n\nclass Other{i}:\n    def process(self, x):\n        return {i}\n" for i in range(6))
+    write(
+        repo,
+        "pkg/stack.py",
+        "class Stack:\n    def __init__(self):\n        self.filters = []\n\n"
+        "    def enable(self):\n        self.on = True\n\n"
+        "    def run(self, x):\n        for f in self.filters:\n            x = f.process(x)\n        return x\n",
+    )
+    write(
+        repo,
+        "pkg/filters.py",
+        "class Upper:\n    def process(self, x):\n        return self.up(x)\n\n"
+        "    def up(self, x):\n        return x.upper()\n" + others,
+    )
+    write(
+        repo,
+        "pkg/build.py",
+        "from pkg.filters import Upper\n\n\n"
+        "def build(stack):\n    stack.enable()\n    stack.filters.append(Upper())\n    return stack\n",
+    )
+    write(
+        repo,
+        "pkg/api.py",
+        "from pkg.build import build\nfrom pkg.stack import Stack\n\n\n"
+        "def shout(x):\n    return build(Stack()).run(x)\n",
+    )
+    write(repo, "tests/test_api.py", "from pkg.api import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
+    commit(repo, "stack")
+    edit(repo, "pkg/filters.py", "return x.upper()", "return x.upper() + ''")
+    # f.process(x) in Stack.run matches seven methods by name, one call away from the change; build()
+    # makes an Upper and enables a stack
+    assert selected(review(capsys, repo)) == {"tests/test_api.py::test_shout": (4, "graph")}
