@@ -693,3 +693,32 @@ def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path:
     imported = [e for e in edges if e[0] == "tests/test_omd.py" and e[4] == "import"]
     assert sum(1 for e in imported if e[3] == "OrderedMultiDict") == 1  # one edge per (src, dst, kind)
     assert not any(q == "FLAGS" for _, q, _ in found)
+
+
+def test_an_object_formats_measures_and_compares_itself_through_its_own_methods(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/bag.py": (
+            "class Bag:\n"
+            "    def __str__(self):\n        return 'bag'\n\n"
+            "    def __repr__(self):\n        return f'<Bag {self}>'\n\n"
+            "    def __len__(self):\n        return 0\n\n"
+            "    def __iter__(self):\n        return iter([])\n\n"
+            "    def __eq__(self, other):\n        return str(self) == str(other)\n\n"
+            "    def __ne__(self, other):\n        return not (self == other)\n\n"
+            "    def describe(self):\n        return f'{self!r}: {len(self)} {[x for x in self]}'\n\n\n"
+            "def show(n):\n    b = Bag()\n    return f'{b} {n}' + ''.join(str(y) for y in b)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/bag.py", "Bag.__str__", "self") in calls(edges, "pkg/bag.py::Bag.__repr__")
+    assert ("pkg/bag.py", "Bag.__str__", "self") in calls(edges, "pkg/bag.py::Bag.__eq__")
+    assert ("pkg/bag.py", "Bag.__eq__", "self") in calls(edges, "pkg/bag.py::Bag.__ne__")
+    assert {("pkg/bag.py", f"Bag.{m}", "self") for m in ("__repr__", "__len__", "__iter__")} <= calls(
+        edges, "pkg/bag.py::Bag.describe"
+    )
+    # a typed value in an f-string and a generator expression's iterable
+    assert {("pkg/bag.py", "Bag.__str__", "typed"), ("pkg/bag.py", "Bag.__iter__", "typed")} <= calls(
+        edges, "pkg/bag.py::show"
+    )
+    # `{n}`: a parameter of unknown type formats through no method of ours
+    assert {d[1] for d in calls(edges, "pkg/bag.py::show")} == {"Bag", "Bag.__str__", "Bag.__iter__"}

@@ -436,10 +436,10 @@ def _with_item(node: Any) -> list[Item]:
     return out
 
 
-def _for(node: Any, statement: bool) -> list[Item]:
+def _for(node: Any) -> list[Item]:
     # (for_statement left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver)
     #   (identifier) @receiver (attribute) @receiver]) @reference.element, and the same in for_in_clause
-    # (for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate
+    # (for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate, and in for_in_clause
     out: list[Item] = []
     left = node.child_by_field_name("left")
     for right in node.children_by_field_name("right"):  # several in a comprehension's `for x in a, b`
@@ -450,9 +450,20 @@ def _for(node: Any, statement: bool) -> list[Item]:
             receiver = _called_function(right) if kind == "call" else right
             if receiver is not None:
                 out.append(("element", left, receiver))
-        if statement:
-            out.append(("iterate", right, None))
+        # a comprehension iterates its iterables too (run by its owner: it is no function of its own)
+        out.append(("iterate", right, None))
     return out
+
+
+def _interpolation(node: Any) -> list[Item]:
+    # (interpolation expression: [(identifier) (attribute) (call)] @receiver [(type_conversion) (format_specifier)]?
+    #   @name) @reference.format: `f"{x}"` runs format(x, ""), x.__format__ (object's calls x.__str__), `{x!r}`
+    #   x.__repr__, `{x:>3}` x.__format__ (made in finalize from the text of @name: the conversion, the spec, or x)
+    expression = node.child_by_field_name("expression")
+    if expression is None or expression.type not in _OPERANDS:
+        return []
+    how = node.child_by_field_name("type_conversion") or node.child_by_field_name("format_specifier")
+    return [("format", how if how is not None else expression, expression)]
 
 
 def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
@@ -476,7 +487,9 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         function = _called_function(node)
         return [] if function is None else [("assign", caps["name"][0], function)]
     if what == "for_statement" or what == "for_in_clause":
-        return _for(node, what == "for_statement")
+        return _for(node)
+    if what == "interpolation":
+        return _interpolation(node)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
@@ -515,6 +528,9 @@ PROTOCOL_BUILTINS.update(
     (name, "__iter__")
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
+
+#: what an f-string's ``{x!r}``, ``{x!s}``, ``{x!a}`` and ``{x}`` run (``{x:spec}`` runs x.__format__ alone)
+_FORMAT_METHODS = {"!r": ("__repr__",), "!a": ("__repr__",), "!s": ("__str__",), "": ("__format__", "__str__")}
 
 _PROPERTIES = frozenset(("property", "cached_property"))
 #: subscripts and membership: the method of the subscripted (or searched) object they run
@@ -594,7 +610,7 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind == "iterate":  # `for _ in EXPR` runs EXPR.__iter__()
             receiver = _one_line(r.name)
-            if receiver in typed or _made_by_call(receiver):
+            if receiver in typed or receiver == "self" or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
         if r.kind in SUBSCRIPT_METHODS:
@@ -612,12 +628,18 @@ def finalize(result: ParseResult) -> None:
                 refs.append(Reference("call", "__bool__", receiver, r.line, r.scope, 0, ()))
                 refs.append(Reference("call", "__len__", receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind == "format":
+            if r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver):
+                how = r.name[:2]  # the conversion, the spec or the value (see _interpolation)
+                for method in _FORMAT_METHODS.get(how, ("__format__",) if how[:1] == ":" else _FORMAT_METHODS[""]):
+                    refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0, ()))
+            continue
         if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
             r = r._replace(kind="operator", name="==")
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
-            if method and (r.receiver in typed or _made_by_call(r.receiver)):
+            if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
             continue
         refs.append(r)

@@ -59,6 +59,8 @@
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
+; f-string interpolations format their value: `{x}` x.__format__ / x.__str__, `{x!r}` x.__repr__ (made in finalize)
+(interpolation) @expand.interpolation
 ; comparisons likewise (`a < b`: a.__lt__(b) or b.__gt__(a)), and `k in x` (below); builtins that call a protocol
 ; method of their argument (`str(x)`: x.__str__()) are in expand.call
 (comparison_operator) @expand.comparison
