@@ -66,6 +66,8 @@ _CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
+#: the pseudo-variable whose facts are a scope's look-ups by prefix (``getattr(self, f"visit_{...}")``)
+_LOOKUP_FACT = "getattr()"
 #: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 _MAX_ANNOTATION_NAMES = 8
@@ -295,14 +297,18 @@ class Resolver:
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
         (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``) or ``element``
-        (``for x in y``)."""
+        (``for x in y``); and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
+        of a look-up by prefix whose result the scope does not call)."""
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
-                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ('assign','alias','element')"
-                " ORDER BY id",
+                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
+                "('assign','alias','element','getattr') ORDER BY id",
                 (file_id,),
             ):
+                if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
+                    out.setdefault((scope_id, _LOOKUP_FACT), []).append((kind, f"{receiver}.{name}"))
+                    continue
                 # `T = TypeVar("T", bound="Cls")`: the bound may be a forward reference
                 text = receiver.strip("'\"") if kind == "alias" else receiver
                 out.setdefault((scope_id, name), []).append((kind, text))
@@ -1098,6 +1104,8 @@ class Resolver:
             # its class's __call__
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
             out_typed = [Target(c, "typed", 0.9) for c in objects]
+            if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
+                out_typed.extend(self._returned_lookups_of(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1138,6 +1146,47 @@ class Resolver:
                     if kind in ("call", "attr"):
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _returned_lookups_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The members a variable may hold when it is assigned the result of a function of this file that returns
+        a look-up by prefix (``def get_visitor(self, node): return getattr(self, f"visit_{...}", None)``)."""
+        if self._depth > 4:
+            return []
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                    if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
+                        continue
+                    for found in self._returned_lookups(fid, t.sym):
+                        if found.sym not in [o.sym for o in out]:
+                            out.append(found)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
+        """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or
+        ``return x`` of an ``x = getattr(...)`` (another file's function bodies are not read here)."""
+        facts = self.facts(fid)
+        lookups = facts.get((fn.id, _LOOKUP_FACT), [])
+        if not lookups:
+            return []
+        returned = facts.get((fn.id, RETURN_FACT), [])
+        if not any(
+            text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((fn.id, text), [])
+            for kind, text in returned
+        ):
+            return []
+        out: list[Target] = []
+        for _, text in lookups:
+            receiver, _, prefix = text.rpartition(".")
+            out.extend(t for t in self._prefixed_members(fid, fn, prefix.rstrip("*"), receiver) if t not in out)
+        return out
 
     def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the

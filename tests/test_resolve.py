@@ -483,6 +483,8 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     # the visitor returns the method (a reference); a subclass's method of that prefix is one it may return
     refs = {(e[2], e[3], e[5]) for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert refs == {("pkg/gen.py", "CodeGenerator.visit_If", "getattr")}
+    # what it returns is called in `visit` (the returned look-up is followed in the same file)
+    assert ("pkg/gen.py", "CodeGenerator.visit_If", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
     # looked up and called: a call of each member of the prefix, and of nothing else
     parse = calls(edges, "pkg/visitor.py::Parser.parse_statement")
     assert parse == {("pkg/visitor.py", "Parser.parse_for", "getattr")}
@@ -497,6 +499,7 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": changed})
     refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert refs == {"CodeGenerator.visit_If", "CodeGenerator.visit_For"}
+    assert {d[1] for d in calls(edges, "pkg/visitor.py::NodeVisitor.visit")} >= refs
     # a new class becomes a visitor (bases change in a third file)
     edges = assert_incremental_equals_full(
         repo, tmp_path, tmp_path / "i.db",
@@ -504,6 +507,7 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     )
     refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert "Optimizer.visit_Const" in refs
+    assert ("pkg/opt.py", "Optimizer.visit_Const", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
 
 
 SUBSCRIPTS = {
