@@ -16,7 +16,9 @@ confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
-they are references named after the method, a class that gains or loses one re-resolves their files.
+they are references named after the method, a class that gains or loses one re-resolves their files. A
+function given by name to a standard one that calls it (``callback`` references: ``map(f, xs)``,
+``sorted(xs, key=f)``) is a call of it from the scope that gives it.
 """
 
 from __future__ import annotations
@@ -943,6 +945,15 @@ class Resolver:
                             add(scope.id, Target(init, "constructor", 1.0), "call", line)
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, kind)
+            if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
+                for t in targets:
+                    if t.sym.kind in _CALLABLE_KINDS:
+                        add(scope.id, t, "call", line)
+                        for ctor in _CONSTRUCTORS if t.sym.kind in _CLASS_KINDS and language == "python" else ():
+                            init = self.member(t.sym.id, ctor)
+                            if init is not None:
+                                add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+                continue
             if kind == "attr":
                 for t in targets:
                     if _is_property(t.sym):

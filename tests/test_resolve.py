@@ -726,3 +726,27 @@ def test_an_object_formats_measures_and_compares_itself_through_its_own_methods(
     )
     # `{n}`: a parameter of unknown type formats through no method of ours
     assert {d[1] for d in calls(edges, "pkg/bag.py::show")} == {"Bag", "Bag.__str__", "Bag.__iter__"}
+
+
+def test_a_function_given_to_a_standard_one_that_calls_it_is_called(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/spec.py": (
+            "import functools\nimport itertools\n\n\n"
+            "class Spec:\n    def __init__(self, text):\n        self.text = text\n\n"
+            "    def width(self):\n        return 1\n\n"
+            "    def widths(self, specs):\n        return max(specs, key=self.width)\n\n\n"
+            "def combine(a, b):\n    return a\n\n\n"
+            "def short(s):\n    return len(s) < 3\n\n\n"
+            "def parse(texts, func):\n"
+            "    specs = frozenset(map(Spec, texts))\n"
+            "    head = list(itertools.takewhile(short, texts))\n"
+            "    texts.sort(key=len)\n"
+            "    return functools.reduce(combine, specs), head, list(map(func, texts)), sorted(texts, key=short)\n"
+        ),
+    }
+    edges, _, stats = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/spec.py::parse")
+    assert {d[1] for d in found} == {"Spec", "Spec.__init__", "short", "combine"}  # no parameter, no builtin
+    assert ("pkg/spec.py", "Spec.width", "self") in calls(edges, "pkg/spec.py::Spec.widths")
+    # a function given that is no definition (a parameter, a builtin) is no unresolved call of the user's
+    assert set(stats["unresolved_by_reason"]) <= {"builtin", "external"}  # type: ignore[call-overload]

@@ -254,6 +254,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if args.type != "argument_list":
         return []
     out: list[Item] = [("call", function, args)]
+    out.extend(_callbacks(function, args, source))
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
         if called == b"getattr":  # @reference.getattr, as above
@@ -294,6 +295,60 @@ def _call(node: Any, source: bytes) -> list[Item]:
         if second is not None and second.type in _OPERANDS:
             out.append(("equality", second, second))
     return out
+
+
+#: functions of the standard library that call a function they are given before they return (``sorted``) or
+#: while their result is iterated (``map``), mostly where they are called: the position of that argument
+#: (None: only as a keyword) and its keyword
+_CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
+    b"map": (0, b""),
+    b"filter": (0, b""),
+    b"reduce": (0, b""),
+    b"takewhile": (0, b""),
+    b"dropwhile": (0, b""),
+    b"filterfalse": (0, b""),
+    b"starmap": (0, b""),
+    b"accumulate": (1, b"func"),
+    b"groupby": (1, b"key"),
+    b"sorted": (None, b"key"),
+    b"min": (None, b"key"),
+    b"max": (None, b"key"),
+    b"nsmallest": (None, b"key"),
+    b"nlargest": (None, b"key"),
+    b"sort": (None, b"key"),
+}
+#: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
+_CALLBACK_MODULES = frozenset((b"functools", b"itertools", b"heapq"))
+
+
+def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
+    """A function given by name to a standard one that calls it (``map(f, xs)``, ``sorted(xs, key=f)``,
+    ``functools.reduce(f, xs)``): ``(call function: ... @_hof arguments: (argument_list . [(identifier)
+    (attribute)] @name)) @reference.callback``, and the same for the keyword argument."""
+    name = function.child_by_field_name("attribute") if function.type == "attribute" else function
+    if name is None:
+        return []
+    called = source[name.start_byte : name.end_byte]
+    spec = _CALLBACK_ARGUMENTS.get(called)
+    if spec is None:
+        return []
+    if function.type == "attribute" and called != b"sort":
+        module = function.child_by_field_name("object")
+        if module is None or source[module.start_byte : module.end_byte] not in _CALLBACK_MODULES:
+            return []
+    position, keyword = spec
+    given = _named_child(args, position) if position is not None else None
+    if given is not None and given.type == "keyword_argument":
+        given = None
+    if given is None and keyword:
+        for arg in args.named_children:
+            key = arg.child_by_field_name("name") if arg.type == "keyword_argument" else None
+            if key is not None and source[key.start_byte : key.end_byte] == keyword:
+                given = arg.child_by_field_name("value")
+                break
+    if given is None or given.type not in _NAMES:
+        return []
+    return _member("callback", given)
 
 
 def _subscript(kind: str, node: Any) -> list[Item]:
