@@ -1018,20 +1018,25 @@ class Resolver:
             if found:
                 return found
             # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
-            # reference of its own)
+            # reference of its own); each assignment of the name (`f = a if ... else: f = b`) may be the one in effect
             aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias"] if self._depth < 4 else []
             if aliases:
+                hits: list[Target] = []
                 self._depth += 1
                 try:
                     for where, text in aliases:
                         if text == name:
                             continue
                         recv, _, target = text.rpartition(".")
-                        hits = [t for t in self._resolve_name(fid, where, target, recv, kind) if t.resolution != "name-match"]
-                        if hits:
-                            return hits
+                        hits.extend(
+                            t
+                            for t in self._resolve_name(fid, where, target, recv, kind)
+                            if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
+                        )
                 finally:
                     self._depth -= 1
+                if hits:
+                    return hits
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this

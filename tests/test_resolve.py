@@ -750,3 +750,23 @@ def test_a_function_given_to_a_standard_one_that_calls_it_is_called(repo: Path, 
     assert ("pkg/spec.py", "Spec.width", "self") in calls(edges, "pkg/spec.py::Spec.widths")
     # a function given that is no definition (a parameter, a builtin) is no unresolved call of the user's
     assert set(stats["unresolved_by_reason"]) <= {"builtin", "external"}  # type: ignore[call-overload]
+
+
+def test_a_name_assigned_several_functions_or_a_partial_calls_each(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/rows.py": (
+            "from functools import partial\n\n\n"
+            "def basic_row(lines, row):\n    return lines\n\n\n"
+            "def multiline_row(lines, row, pad):\n    return lines\n\n\n"
+            "def pad_left(s):\n    return s\n\n\n"
+            "def pad_right(s):\n    return s\n\n\n"
+            "def table(rows, multiline, right):\n"
+            "    if multiline:\n        append_row = partial(multiline_row, pad=1)\n"
+            "    else:\n        append_row = basic_row\n"
+            "    padfn = pad_left\n    if right:\n        padfn = pad_right\n"
+            "    return [append_row([], padfn(r)) for r in rows]\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = {d[1] for d in calls(edges, "pkg/rows.py::table")}
+    assert found == {"basic_row", "multiline_row", "pad_left", "pad_right"}  # functools.partial is no definition

@@ -42,7 +42,7 @@
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.wildcard) @import
 
-; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations, aliases `a = b`, `x = cast(T, v)`,
+; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations, aliases `a = b` and `a = partial(b, ...)`, `x = cast(T, v)`,
 ; `T = TypeVar("T", bound=B)` (T stands for B), `x[k] = v`: expand.assignment
 (assignment) @expand.assignment
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
