@@ -328,7 +328,8 @@ class Resolver:
     def _facts_of(self, fid: int, scope: Sym, var: str) -> list[tuple[Sym, Fact]]:
         """The facts about ``var`` with the scope each was stated in: those of the nearest scope that
         assigns or annotates it; for ``self.x``, those of every method of the enclosing class and the
-        class body's ``x: T = ...``; for ``return`` (what a function returns), the scope's own."""
+        class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any:
+        another file's facts are not read here); for ``return`` (what a function returns), the scope's own."""
         facts = self.facts(fid)
         if not facts:
             return []
@@ -337,8 +338,15 @@ class Resolver:
             if cls is None:
                 return []
             attr = var.split(".", 1)[1]
-            out = [(m, f) for m in self.children(cls.id) for f in facts.get((m.id, "self." + attr), [])]
-            out.extend((cls, f) for f in facts.get((cls.id, attr), []))
+            out: list[tuple[Sym, Fact]] = []
+            for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
+                owner = self.sym(cid)
+                if owner.file_id != fid:
+                    continue
+                out = [(m, f) for m in self.children(cid) for f in facts.get((m.id, "self." + attr), [])]
+                out.extend((owner, f) for f in facts.get((cid, attr), []))
+                if out:
+                    break
             return out
         if var == RETURN_FACT:
             return [(scope, f) for f in facts.get((scope.id, var), [])]

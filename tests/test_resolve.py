@@ -770,3 +770,24 @@ def test_a_name_assigned_several_functions_or_a_partial_calls_each(repo: Path, t
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     found = {d[1] for d in calls(edges, "pkg/rows.py::table")}
     assert found == {"basic_row", "multiline_row", "pad_left", "pad_right"}  # functools.partial is no definition
+
+
+def test_an_attribute_a_base_class_of_the_same_file_types_is_typed_in_its_subclasses(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/nodes.py": (
+            "class Expr:\n    def as_const(self):\n        return 1\n\n\n"
+            "class Stream:\n    def expect(self):\n        return 2\n\n\n"
+            "class BinExpr(Expr):\n    left: Expr\n\n    def __init__(self):\n        self.stream = Stream()\n\n\n"
+            "class And(BinExpr):\n    def as_const(self):\n        self.stream.expect()\n        return self.left.as_const()\n"
+        ),
+        "pkg/more.py": "from .nodes import BinExpr\n\n\nclass Or(BinExpr):\n    def as_const(self):\n        return self.left.as_const()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/nodes.py::And.as_const")
+    assert {("pkg/nodes.py", "Expr.as_const", "typed"), ("pkg/nodes.py", "Stream.expect", "typed")} <= found
+    # another file's class body is not read from here (editing it would not re-resolve this file)
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/more.py::Or.as_const")
+    # the base's annotation changes: the subclass's call follows
+    changed = files["pkg/nodes.py"].replace("    left: Expr\n", "    left: Stream\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/nodes.py": changed})
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/nodes.py::And.as_const")
