@@ -11,8 +11,11 @@ Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import
 subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (``Cls()`` → ``__new__``,
 ``__init__``), ``property``, ``typed`` (a receiver whose class the file's facts tell: assignments,
 annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
-package/directory), ``fixture`` (pytest fixture by parameter name), ``name-match`` (only the name is known;
-confidence falls with the number of candidates).
+package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
+of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
+file returns, run by a call of a function it decorates), ``name-match`` (only the name is known; confidence falls
+with the number of candidates), ``decorated`` (in such a wrapper, the decorator's parameter called: each function
+of the file the decorator decorates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
@@ -63,6 +66,8 @@ _TYPED_DISPATCH_CONFIDENCE = 0.6
 LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 #: one of the members of a prefix runs for each name the program builds: each is likely, none is certain
 _LOOKUP_CONFIDENCE = 0.5
+#: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
+_DECORATED_CONFIDENCE = 0.5
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
@@ -158,6 +163,7 @@ class Resolver:
         self._signatures: dict[int, str] = {}
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
+        self._decorated_cache: dict[int, list[Sym]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -978,6 +984,9 @@ class Resolver:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
                 continue
+            if not targets and kind == "call" and not receiver and language == "python":
+                # def deco(f): def wrapper(*a): return f(*a) ... return wrapper: f is each function @deco decorates
+                targets = self._decorated_functions(fid, scope, name)
             if not targets:
                 if not (receiver and name.startswith("__") and name.endswith("__")):
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
@@ -985,6 +994,10 @@ class Resolver:
                 continue
             for t in targets:
                 add(scope.id, t, "call", line)
+                # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
+                if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
+                    for w in self._wrappers(fid, t.sym):
+                        add(scope.id, Target(w, "wrapper", min(t.confidence, 0.9)), "call", line)
                 if t.sym.kind in _CLASS_KINDS and language == "python":
                     for ctor in _CONSTRUCTORS:
                         init = self.member(t.sym.id, ctor)
@@ -1320,6 +1333,8 @@ class Resolver:
                 if t.resolution == "name-match":
                     continue
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
+                if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
+                    out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
                 for cls in classes:
                     m = self.member(cls.id, name)
                     if m is not None:
@@ -1329,6 +1344,89 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _returned_functions(self, fid: int, fn: Sym) -> list[Sym]:
+        """The functions nested in ``fn`` that it returns by name (``def make(): def inner(): ...; return inner``),
+        for a function of the file ``fid`` (another file's function bodies are not read here)."""
+        if fn.file_id != fid:
+            return []
+        out: list[Sym] = []
+        # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
+        parent = fn.parent_id if fn.parent_id is not None else self.module_symbol(fn.file_id).id
+        for definition in [c for c in self.children(parent) if c.name == fn.name] or [fn]:
+            for kind, text in self.facts(fid).get((definition.id, RETURN_FACT), []):
+                inner = self._child_map(definition.id).get(text) if kind == "alias" else None
+                if inner is not None and inner.kind in ("function", "method") and inner not in out:
+                    out.append(inner)
+        return out
+
+    def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
+        """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested
+        function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
+        if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
+            return []
+        found_callee = self._decorator_callee(fn)
+        if found_callee is None:
+            return []
+        scope, receiver, name = found_callee
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                if t.resolution == "name-match" or t.sym.kind not in ("function", "method"):
+                    continue
+                made = self._returned_functions(fid, t.sym)
+                if "(" in fn.decorators[0]:
+                    made = [w for f in made for w in self._returned_functions(fid, f)]
+                out.extend(w for w in made if w not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _decorated_functions(self, fid: int, scope: Sym, name: str) -> list[Target]:
+        """For a call of ``name`` in a wrapper a decorator of the file ``fid`` returns, where ``name`` is the
+        decorator's parameter (the function it wraps): the functions of the file that decorator decorates
+        (``@deco``; ``@factory(...)`` when the parameter is that of the decorator the factory returns)."""
+        if scope.kind not in ("function", "method") or scope.file_id != fid or scope.parent_id is None:
+            return []
+        owner = self.sym(scope.parent_id)
+        if owner.kind not in ("function", "method") or name not in _param_names(owner):
+            return []
+        if scope not in self._returned_functions(fid, owner):
+            return []
+        factory = self.sym(owner.parent_id) if owner.parent_id is not None else None
+        if factory is not None and factory.kind in ("function", "method"):
+            if owner not in self._returned_functions(fid, factory):
+                return []
+            decorator, called = factory, True  # @factory(...) returns owner, which returns the wrapper
+        else:
+            decorator, called = owner, False
+        found: list[Sym] = []
+        for fn in self._decorated_in(fid):
+            module_or_parent = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fid)
+            for d in fn.decorators:
+                head, paren, _ = d.partition("(")
+                head = head.strip()
+                if bool(paren) != called or not all(p.isidentifier() for p in head.split(".")):
+                    continue
+                receiver, _, last = head.rpartition(".")
+                if any(t.sym == decorator for t in self._resolve_name(fid, module_or_parent, last, receiver, "type")):
+                    found.append(fn)
+                    break
+        confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _decorated_in(self, fid: int) -> list[Sym]:
+        """The decorated functions of a file (one query per file that asks)."""
+        found = self._decorated_cache.get(fid)
+        if found is None:
+            rows = self.conn.execute(
+                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND decorators != '[]' ORDER BY qualname", (fid,)
+            )
+            found = self._decorated_cache[fid] = [
+                s for s in (_sym(r) for r in rows) if s.kind in ("function", "method")
+            ]
+        return found
 
     def _attribute(self, fid: int, target: Sym, part: str) -> Sym | None:
         if target.kind == "module":
@@ -1390,6 +1488,11 @@ def _is_property(s: Sym) -> bool:
         d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
         for d in s.decorators
     )
+
+
+def _param_names(fn: Sym) -> set[str]:
+    """A function's parameter names, without ``*``, ``**`` and the ``=`` of a default."""
+    return {p.lstrip("*").rstrip("=") for p in fn.params}
 
 
 def _is_fixture_decorator(d: str) -> bool:

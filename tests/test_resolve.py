@@ -791,3 +791,48 @@ def test_an_attribute_a_base_class_of_the_same_file_types_is_typed_in_its_subcla
     changed = files["pkg/nodes.py"].replace("    left: Expr\n", "    left: Stream\n")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/nodes.py": changed})
     assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/nodes.py::And.as_const")
+
+
+DECORATORS = {
+    "pkg/deco.py": (
+        "import typing as t\nfrom functools import update_wrapper, wraps\n\n\n"
+        "def optimize(f):\n"
+        "    def new_func(self, node):\n        return f(self, node)\n\n"
+        "    return update_wrapper(t.cast(t.Any, new_func), f)\n\n\n"
+        "def cached(key):\n"
+        "    def decorator(func):\n"
+        "        @wraps(func)\n        def wrapper(*args):\n            return func(*args)\n\n"
+        "        return wrapper\n\n"
+        "    return decorator\n\n\n"
+        "@t.overload\ndef command(name: str) -> t.Any: ...\n\n\n"
+        "def command(name):\n    def make(f):\n        return f\n\n    return make\n\n\n"
+        "class Generator:\n"
+        "    @optimize\n    def visit_Call(self, node):\n        return node\n\n"
+        "    @optimize\n    def visit_Name(self, node):\n        return node\n\n"
+        "    def visit_Block(self, node):\n        return self.visit_Call(node)\n\n\n"
+        "@cached(key=1)\ndef lookup(x):\n    return x\n\n\n"
+        "def lru_cache(f):\n    return cached(key=2)(f)\n\n\n"
+        "def group(f):\n    return command('x')(f)\n\n\n"
+        "def use():\n    return lookup(1)\n"
+    ),
+}
+
+
+def test_decorator_functions_of_the_same_file_wrap_and_are_unwrapped(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, DECORATORS, tmp_path / "i.db")
+    # calling a decorated function runs the wrapper its decorator returns (through update_wrapper, t.cast, @wraps)
+    assert ("pkg/deco.py", "optimize.new_func", "wrapper") in calls(edges, "pkg/deco.py::Generator.visit_Block")
+    assert ("pkg/deco.py", "cached.decorator.wrapper", "wrapper") in calls(edges, "pkg/deco.py::use")
+    # the wrapper calls the functions the decorator decorates
+    assert {d[1:] for d in calls(edges, "pkg/deco.py::optimize.new_func")} == {
+        ("Generator.visit_Call", "decorated"),
+        ("Generator.visit_Name", "decorated"),
+    }
+    assert ("pkg/deco.py", "lookup", "decorated") in calls(edges, "pkg/deco.py::cached.decorator.wrapper")
+    # a function a call returns, called (past an @overload stub)
+    assert ("pkg/deco.py", "cached.decorator", "returned") in calls(edges, "pkg/deco.py::lru_cache")
+    assert ("pkg/deco.py", "command#2.make", "returned") in calls(edges, "pkg/deco.py::group")  # the 2nd definition
+    # the wrapper no longer calls the function it wraps: its edges go
+    changed = DECORATORS["pkg/deco.py"].replace("        return f(self, node)\n", "        return node\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/deco.py": changed})
+    assert calls(edges, "pkg/deco.py::optimize.new_func") == set()

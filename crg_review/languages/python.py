@@ -195,6 +195,7 @@ _MEMBERSHIP = frozenset(("in", "not in"))
 _CAST = re.compile(r"(^|[.])cast$")
 _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
 _PARTIAL = re.compile(r"(^|[.])partial$")
+_UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
 Item = tuple[str, Any, Any]
 
 
@@ -245,7 +246,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
             lookup = _lookup(inner_args)
             if lookup is not None:
                 return [("getattrcall", lookup[1], lookup[0])]
-        return []
+        # (call function: (call function: [(identifier) (attribute)]) @receiver) @reference.callresult: what
+        # `make(...)` returns is called (its __call__, or a function it returns; made in finalize)
+        return [("callresult", function, function)]
     if kind not in _NAMES:
         return []
     # (call function: [(identifier) (attribute)] @callee arguments: (argument_list) @args) @reference.call
@@ -426,6 +429,23 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+def _updated_wrapper(function: Any, call: Any, source: bytes) -> Any:
+    """The wrapper ``functools.update_wrapper(wrapper, wrapped)`` returns, a name (through ``cast(T, wrapper)``):
+    ``(call function: ... @_update arguments: (argument_list . [(identifier) (call function: ... @_cast
+    arguments: (argument_list (_) . (identifier) @receiver))]))`` (#match? @_update "(^|[.])update_wrapper$")."""
+    if not _UPDATE_WRAPPER.search(source[function.start_byte : function.end_byte].decode("utf-8", "replace")):
+        return None
+    args = call.child_by_field_name("arguments")
+    first = _named_child(args, 0) if args is not None else None
+    if first is not None and first.type == "call":
+        cast = _called_function(first)
+        cast_args = first.child_by_field_name("arguments")
+        if cast is None or cast_args is None or not _CAST.search(source[cast.start_byte : cast.end_byte].decode()):
+            return None
+        first = _named_child(cast_args, 1)
+    return first if first is not None and first.type == "identifier" else None
+
+
 def _field_type(node: Any, field: str) -> str:
     child = node.child_by_field_name(field)
     return child.type if child is not None else ""
@@ -544,7 +564,13 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "returns":
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         function = _called_function(node)
-        return [] if function is None else [("assign", caps["name"][0], function)]
+        if function is None:
+            return []
+        out: list[Item] = [("assign", caps["name"][0], function)]
+        wrapper = _updated_wrapper(function, node, source)
+        if wrapper is not None:  # `return update_wrapper(wrapper, f)` returns wrapper: @reference.alias
+            out.append(("alias", caps["name"][0], wrapper))
+        return out
     if what == "for_statement" or what == "for_in_clause":
         return _for(node)
     if what == "interpolation":
@@ -663,6 +689,11 @@ def finalize(result: ParseResult) -> None:
             refs.append(Reference("call", "__enter__", receiver, r.line, r.scope, 0, ()))
             refs.append(Reference("call", "__exit__", receiver, r.line, r.scope, 3, ()))
             continue
+        if r.kind == "callresult":
+            receiver = _one_line(r.receiver)
+            if _made_by_call(receiver):
+                refs.append(Reference("call", "__call__", receiver, r.line, r.scope, None, ()))
+            continue
         if r.kind == "typecall":  # type(self)(...)
             if r.name in ("self", "cls"):
                 refs.append(Reference("call", "__class__", r.name, r.line, r.scope, None, ()))
@@ -761,10 +792,13 @@ def _drop_unused_facts(result: ParseResult) -> None:
             used.add((r.scope, r.receiver.split(".", 1)[0].split("(", 1)[0]))
         if r.kind in ("call", "with", "iterate"):
             used.add((r.scope, r.name.split(".", 1)[0].split("(", 1)[0]))
+    # what a called function returns may be a nested function that is called in turn (`@factory(...)` returns
+    # `decorator`, which returns `wrapper`): keep the returns of the functions nested in called ones too
+    kept = {q for q, name in functions.items() if name in called or functions.get(q.rpartition(".")[0]) in called}
     result.references = [
         r
         for r in result.references
-        if not (r.name == "return" and r.kind in ("assign", "alias") and functions.get(r.scope) not in called)
+        if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
 
