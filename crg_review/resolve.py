@@ -424,9 +424,7 @@ class Resolver:
         """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
         ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
         found = self._facts_of(fid, scope, var)
-        if not found and (held := self._property_value(fid, scope, var)) is not None:
-            return held
-        if not found or self._depth > 4:
+        if not found or self._depth > 4:  # (a property's getter returns instances: see _types_of)
             return []
         out: list[Sym] = []
         self._depth += 1

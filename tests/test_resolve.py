@@ -836,3 +836,19 @@ def test_decorator_functions_of_the_same_file_wrap_and_are_unwrapped(repo: Path,
     changed = DECORATORS["pkg/deco.py"].replace("        return f(self, node)\n", "        return node\n")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/deco.py": changed})
     assert calls(edges, "pkg/deco.py::optimize.new_func") == set()
+
+
+def test_calling_a_property_of_the_file_calls_what_its_getter_returns(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/timed.py": (
+            "class Timer:\n    def __call__(self):\n        return 0\n\n\n"
+            "class Timed:\n    def __init__(self):\n        self.__timer = Timer()\n\n"
+            "    @property\n    def timer(self):\n        return self.__timer\n\n\n"
+            "class TTL(Timed):\n    def expired(self, item):\n        return self.timer() > item\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/timed.py::TTL.expired")
+    assert ("pkg/timed.py", "Timer.__call__", "typed") in found
+    # the getter returns an instance: calling it constructs nothing
+    assert not any(d[1] in ("Timer", "Timer.__init__") for d in found)

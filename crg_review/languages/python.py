@@ -818,9 +818,14 @@ def _protocol_method(kind: str, name: str) -> str:
 def _typed_values(result: ParseResult) -> set[str]:
     """Variables the file states a type or a value for (``x = f()``, ``x: T``, ``x = y``, ``for x in``): a
     call of one, or an operator or a loop on one, may run a method of a repository class. A class body's
-    ``x: T = ...`` also stands for ``self.x`` and ``cls.x``."""
+    ``x: T = ...`` also stands for ``self.x`` and ``cls.x``, and a property of the file for ``self.x`` (what its
+    getter returns: ``self.timer()`` calls it)."""
     classes = {s.qualname for s in result.symbols if s.kind == "class"}
-    out: set[str] = set()
+    out = {
+        f"self.{s.name}"
+        for s in result.symbols
+        if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
+    }
     for r in result.references:
         if r.kind in ("assign", "alias", "element") and r.name != "return":
             out.add(r.name)
