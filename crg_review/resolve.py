@@ -14,7 +14,8 @@ annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`)
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
 file returns, run by a call of a function it decorates), ``name-match`` (only the name is known; confidence falls
-with the number of candidates), ``decorated`` (in such a wrapper, the decorator's parameter called: each function
+with the number of candidates), ``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or
+searched for with ``in``: a dict or a set runs them), ``decorated`` (in such a wrapper, the decorator's parameter called: each function
 of the file the decorator decorates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
@@ -68,6 +69,8 @@ LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 _LOOKUP_CONFIDENCE = 0.5
 #: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
 _DECORATED_CONFIDENCE = 0.5
+#: a typed value used as a subscript or searched for: its __hash__ and __eq__ run if the container hashes
+_KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
@@ -908,7 +911,8 @@ class Resolver:
 
         def add(src: int, t: Target, kind: str, line: int) -> None:
             key = (src, t.sym.id, kind)
-            if key in edges:
+            # the first site and reason stand for the edge, unless a later one is surer (a guessed `key` first)
+            if key in edges and float(edges[key][7]) >= t.confidence:  # type: ignore[arg-type]
                 return
             edges[key] = (src, t.sym.id, kind, fid, t.sym.file_id, line, t.resolution, t.confidence, t.candidates)
 
@@ -956,7 +960,11 @@ class Resolver:
                         if init is not None:
                             add(scope.id, Target(init, "constructor", 1.0), "call", line)
                 continue  # a parameter, not a definition
-            targets = self._resolve_name(fid, scope, name, receiver, kind)
+            targets = self._resolve_name(fid, scope, name, receiver, "call" if kind == "hashkey" else kind)
+            if kind == "hashkey":  # x[key], key in x: x may be a dict or a set (or a list: then nothing runs)
+                for t in targets:
+                    add(scope.id, Target(t.sym, "key", min(t.confidence, _KEY_CONFIDENCE), t.candidates), "call", line)
+                continue
             if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
                 for t in targets:
                     if t.sym.kind in _CALLABLE_KINDS:

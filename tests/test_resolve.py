@@ -852,3 +852,24 @@ def test_calling_a_property_of_the_file_calls_what_its_getter_returns(repo: Path
     assert ("pkg/timed.py", "Timer.__call__", "typed") in found
     # the getter returns an instance: calling it constructs nothing
     assert not any(d[1] in ("Timer", "Timer.__init__") for d in found)
+
+
+def test_a_typed_key_of_a_mapping_is_hashed_and_compared(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/keys.py": (
+            "class Key:\n    def __hash__(self):\n        return 0\n\n    def __eq__(self, other):\n        return True\n\n\n"
+            "class SingleKey(Key):\n    def __hash__(self):\n        return 1\n\n\n"
+            "class Container:\n"
+            "    def __init__(self):\n        self._map = {}\n\n"
+            "    def append(self, key: Key, plain):\n"
+            "        if key in self._map:\n            return self._map.get(key)\n"
+            "        self._map[plain] = 1\n        return plain in self._map\n\n"
+            "    def same(self, key: Key, other):\n        self._map[key] = 1\n        return key == other\n"
+        ),
+    }
+    edges, dump, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/keys.py::Container.append")
+    assert {(d[1], d[2]) for d in found} == {("Key.__hash__", "key"), ("Key.__eq__", "key"), ("SingleKey.__hash__", "key")}
+    assert all(e[6] <= 0.4 for e in dump if e[1] == "Container.append" and e[4] == "call")  # a list hashes nothing
+    # a surer reason for the same edge wins: the comparison, not the subscript
+    assert ("pkg/keys.py", "Key.__eq__", "typed") in calls(edges, "pkg/keys.py::Container.same")

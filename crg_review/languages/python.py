@@ -259,6 +259,21 @@ def _call(node: Any, source: bytes) -> list[Item]:
         return []
     out: list[Item] = [("call", function, args)]
     out.extend(_callbacks(function, args, source))
+    if kind == "attribute":
+        # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
+        #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
+        #   look-up hashes its key (made in finalize, for a typed key)
+        method = function.child_by_field_name("attribute")
+        container = function.child_by_field_name("object")
+        first = _named_child(args, 0)
+        if (
+            method is not None
+            and container is not None
+            and first is not None
+            and first.type in _NAMES
+            and source[method.start_byte : method.end_byte] in _KEYED_METHODS
+        ):
+            out.append(("keyarg", first, container))
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
         if called == b"getattr":  # @reference.getattr, as above
@@ -321,6 +336,8 @@ _CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
     b"nlargest": (None, b"key"),
     b"sort": (None, b"key"),
 }
+#: methods of a mapping that look their first argument up as a key
+_KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
 #: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
 _CALLBACK_MODULES = frozenset((b"functools", b"itertools", b"heapq"))
 
@@ -478,17 +495,19 @@ def _comparison(node: Any) -> list[Item]:
     #   @reference.operator
     # (comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver)
     #   @reference.roperator
-    # (comparison_operator (_) ["in" "not in"] @name . [(identifier) (attribute) (call)] @receiver) @reference.contains
+    # (comparison_operator [(identifier) (attribute) (call)]? @name . ["in" "not in"] . [(identifier) (attribute)
+    #   (call)] @receiver) @reference.contains (@name: the key, else the operator)
     children = node.children
     out: list[Item] = []
     if len(children) > 1 and children[0].type in _OPERANDS and children[1].type in _COMPARISONS:
         out.append(("operator", children[1], children[0]))
-    for operator, operand in pairwise(children):
+    for i, (operator, operand) in enumerate(pairwise(children)):
         if operand.type in _OPERANDS:
             if operator.type in _COMPARISONS:
                 out.append(("roperator", operator, operand))
             elif operator.type in _MEMBERSHIP:
-                out.append(("contains", operator, operand))
+                key = children[i - 1] if i > 0 and children[i - 1].type in _OPERANDS else operator
+                out.append(("contains", key, operand))
     return out
 
 
@@ -703,6 +722,12 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver == "self" or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
+            key = _one_line(r.name)
+            if key in typed and key != r.receiver:
+                refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
+                refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
         if r.kind in SUBSCRIPT_METHODS:
             # `x[k] = v` runs x.__setitem__(k, v), ... on a typed object or the instance itself (`self[k]`); the
             # target of `x[k] = v` also counts as read (kept simple: one reference per scope, key and kind)
@@ -710,6 +735,10 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
                 arity = 2 if r.kind == "setitem" else 1
                 refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
+            key = _one_line(r.name)
+            if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
+                refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
+                refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
         if r.kind == "truth":
             # `if x:` runs x.__bool__(), or x.__len__() when its class has no __bool__
