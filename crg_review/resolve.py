@@ -938,6 +938,7 @@ class Resolver:
         rows = cursor.execute(
             "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (fid,)
         ).fetchall()
+        stores = {(r[1], r[3], r[5]) for r in rows if r[2] == "store"}  # `self.x = v`: x is written, not read there
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element"):
@@ -974,7 +975,15 @@ class Resolver:
                             if init is not None:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
-            if kind == "attr":
+            if kind in ("attr", "store"):
+                if not targets and receiver in ("self", "cls") and language == "python":
+                    # count = Counter(...) in the class body: reading self.count runs __get__, writing it __set__
+                    method = "__set__" if kind == "store" else "__get__"
+                    if kind == "store" or (scope_id, name, line) not in stores:
+                        for t in self._class_descriptor(fid, scope, name, method):
+                            add(scope.id, t, "call", line)
+                if kind == "store":
+                    continue
                 for t in targets:
                     if _is_property(t.sym):
                         add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
@@ -1318,6 +1327,31 @@ class Resolver:
                         out.append(getter)
         finally:
             self._depth -= 1
+        return out
+
+    def _class_descriptor(self, fid: int, scope: Sym, name: str, method: str) -> list[Target]:
+        """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
+        ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one."""
+        cls = self.enclosing_class(scope)
+        if cls is None or cls.kind != "class" or self._depth > 4:
+            return []
+        facts = self.facts(fid)
+        out: list[Target] = []
+        for cid in self._linearized(cls.id):
+            owner = self.sym(cid)
+            stated = facts.get((cid, name), []) if owner.file_id == fid else []
+            if not stated:
+                continue
+            self._depth += 1
+            try:
+                for kind, text in stated:
+                    for desc in self._resolve_type_text(fid, owner, _type_name(text)) if kind == "assign" else []:
+                        m = self.member(desc.id, method)
+                        if m is not None and m not in [t.sym for t in out]:
+                            out.append(Target(m, "descriptor", 0.9))
+            finally:
+                self._depth -= 1
+            break
         return out
 
     def _typed_dispatch(self, cls: Sym, name: str) -> list[Target]:

@@ -873,3 +873,26 @@ def test_a_typed_key_of_a_mapping_is_hashed_and_compared(repo: Path, tmp_path: P
     assert all(e[6] <= 0.4 for e in dump if e[1] == "Container.append" and e[4] == "call")  # a list hashes nothing
     # a surer reason for the same edge wins: the comparison, not the subscript
     assert ("pkg/keys.py", "Key.__eq__", "typed") in calls(edges, "pkg/keys.py::Container.same")
+
+
+def test_an_attribute_a_class_body_makes_a_descriptor_runs_its_get_and_set(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/desc.py": "class Counter:\n    def __get__(self, obj, owner=None):\n        return 1\n\n"
+        "    def __set__(self, obj, value):\n        pass\n",
+        "pkg/stats.py": (
+            "from .desc import Counter\n\n\n"
+            "class Stats:\n    count = Counter()\n    label = 'stats'\n\n"
+            "    def __init__(self):\n        self.count = 0\n\n"
+            "    def mean(self):\n        return self.count + len(self.label)\n\n\n"
+            "class MoreStats(Stats):\n    def total(self):\n        return self.count\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/stats.py::Stats.mean")} == {("Counter.__get__", "descriptor")}
+    # a write runs __set__ alone
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/stats.py::Stats.__init__")} == {("Counter.__set__", "descriptor")}
+    assert ("pkg/desc.py", "Counter.__get__", "descriptor") in calls(edges, "pkg/stats.py::MoreStats.total")
+    # the descriptor class loses __get__ (another file): the reads follow
+    changed = files["pkg/desc.py"].replace("__get__", "get")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/desc.py": changed})
+    assert calls(edges, "pkg/stats.py::Stats.mean") == set()

@@ -440,6 +440,10 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                             and value.type in _BOUNDS
                         ):
                             out.append(("alias", left, value))
+    # (assignment left: (attribute object: (identifier) @receiver attribute: (identifier) @name)) @reference.store:
+    # `self.x = v` runs the __set__ of a descriptor the class body makes x (kept for `self` alone, in finalize)
+    if left_kind == "attribute":
+        out.extend(_member("store", left))
     # (assignment left: (subscript ...)) @reference.setitem
     if left_kind == "subscript":
         out.extend(_subscript("setitem", left))
@@ -721,6 +725,8 @@ def finalize(result: ParseResult) -> None:
             receiver = _one_line(r.name)
             if receiver in typed or receiver == "self" or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
+            continue
+        if r.kind == "store" and r.receiver != "self":
             continue
         if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
             key = _one_line(r.name)
