@@ -1375,6 +1375,7 @@ class Resolver:
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
                 if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
+                    out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self.member(cls.id, name)
                     if m is not None:

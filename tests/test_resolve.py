@@ -896,3 +896,21 @@ def test_an_attribute_a_class_body_makes_a_descriptor_runs_its_get_and_set(repo:
     changed = files["pkg/desc.py"].replace("__get__", "get")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/desc.py": changed})
     assert calls(edges, "pkg/stats.py::Stats.mean") == set()
+
+
+def test_what_a_method_returns_by_a_look_up_by_prefix_is_called_in_place(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/spec.py": (
+            "class Specifier:\n"
+            "    def _get_operator(self, op):\n        return getattr(self, f'_compare_{op}')\n\n"
+            "    def _compare_equal(self, a, b):\n        return a == b\n\n"
+            "    def _compare_less(self, a, b):\n        return a < b\n\n"
+            "    def compatible(self, a, b):\n        return self._get_operator('equal')(a, b)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/spec.py::Specifier.compatible")} == {
+        ("Specifier._get_operator", "self"),
+        ("Specifier._compare_equal", "getattr"),
+        ("Specifier._compare_less", "getattr"),
+    }

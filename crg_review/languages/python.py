@@ -45,7 +45,13 @@ def decorators(node: Any, source: bytes) -> tuple[str, ...]:
     parent = node.parent
     if parent is None or parent.type != "decorated_definition":
         return ()
-    return tuple(_text(c, source)[1:].strip() for c in parent.children if c.type == "decorator")
+    return tuple(_decorator_text(c, source) for c in parent.children if c.type == "decorator")
+
+
+def _decorator_text(decorator: Any, source: bytes) -> str:
+    """The expression of a decorator, without its ``@`` and a comment after it (``@property  # type: ignore``)."""
+    expression = next((c for c in decorator.named_children if c.type != "comment"), None)
+    return _text(expression, source).strip() if expression is not None else _text(decorator, source)[1:].strip()
 
 
 def refine_kind(d: Definition) -> str:
@@ -233,9 +239,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if kind == "call":  # f(...)(...): `type(self)(...)`, `getattr(obj, name)(...)`
         inner = function.child_by_field_name("function")
         inner_args = function.child_by_field_name("arguments")
-        if inner is None or inner_args is None or inner.type != "identifier" or inner_args.type != "argument_list":
+        if inner is None or inner_args is None or inner.type not in _NAMES or inner_args.type != "argument_list":
             return []
-        called = source[inner.start_byte : inner.end_byte]
+        called = source[inner.start_byte : inner.end_byte] if inner.type == "identifier" else b""
         if called == b"type":
             # ((call function: (call function: (identifier) @_type arguments: (argument_list . (identifier) @name .)))
             #   @reference.typecall (#eq? @_type "type"))
