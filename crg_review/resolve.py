@@ -954,12 +954,14 @@ class Resolver:
                 continue
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
-                if cls is not None:  # cls(...) in a classmethod makes an instance of the class
+                if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
                     for ctor in _CONSTRUCTORS:
                         init = self.member(cls.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", 1.0), "call", line)
+                        for t in self._typed_dispatch(cls, ctor):
+                            add(scope.id, t, "call", line)
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, "call" if kind == "hashkey" else kind)
             if kind == "hashkey":  # x[key], key in x: x may be a dict or a set (or a list: then nothing runs)

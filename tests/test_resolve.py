@@ -914,3 +914,22 @@ def test_what_a_method_returns_by_a_look_up_by_prefix_is_called_in_place(repo: P
         ("Specifier._compare_equal", "getattr"),
         ("Specifier._compare_less", "getattr"),
     }
+
+
+def test_a_caught_exception_and_a_classmethods_cls_are_typed(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/errors.py": "class ParseError(Exception):\n    def __str__(self):\n        return 'parse'\n",
+        "pkg/point.py": (
+            "from . import errors\n\n\n"
+            "class Point:\n    def __init__(self, x):\n        self.x = x\n\n"
+            "    @classmethod\n    def parse(cls, text):\n"
+            "        try:\n            return cls(int(text))\n"
+            "        except (ValueError, errors.ParseError) as e:\n            raise ValueError(str(e)) from e\n\n\n"
+            "class Point3(Point):\n    def __init__(self, x, z=0):\n        super().__init__(x)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/point.py::Point.parse")
+    assert ("pkg/errors.py", "ParseError.__str__", "typed") in found
+    # cls(...) constructs the class the method was called on: a subclass's __init__ may run
+    assert {("pkg/point.py", "Point.__init__", "constructor"), ("pkg/point.py", "Point3.__init__", "dispatch")} <= found

@@ -47,6 +47,9 @@
 (assignment) @expand.assignment
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
+; `except E as e` (`except (E, F) as e`): e holds an instance of E (or F)
+(except_clause (as_pattern . [(identifier) (attribute)] @receiver alias: (as_pattern_target (identifier) @name))) @reference.assign
+(except_clause (as_pattern . (tuple [(identifier) (attribute)] @receiver) alias: (as_pattern_target (identifier) @name))) @reference.assign
 ; a parameter's default names what it holds when the caller passes none (`key=keys.hashkey`, `delitem=Base.__delitem__`)
 (default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
 (typed_default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
