@@ -1159,7 +1159,7 @@ class Resolver:
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
             out_typed = [Target(c, "typed", 0.9) for c in objects]
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
-                out_typed.extend(self._returned_lookups_of(fid, scope, receiver))
+                out_typed.extend(self._returned_callables_of(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1201,9 +1201,10 @@ class Resolver:
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
 
-    def _returned_lookups_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
-        """The members a variable may hold when it is assigned the result of a function of this file that returns
-        a look-up by prefix (``def get_visitor(self, node): return getattr(self, f"visit_{...}", None)``)."""
+    def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """What a variable may hold when it is assigned the result of a function of this file that returns a
+        nested function (``f = make(); f()``) or a look-up by prefix (``def get_visitor(self, node): return
+        getattr(self, f"visit_{...}", None)``)."""
         if self._depth > 4:
             return []
         out: list[Target] = []
@@ -1216,7 +1217,8 @@ class Resolver:
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
                     if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
                         continue
-                    for found in self._returned_lookups(fid, t.sym):
+                    made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                    for found in made + self._returned_lookups(fid, t.sym):
                         if found.sym not in [o.sym for o in out]:
                             out.append(found)
         finally:

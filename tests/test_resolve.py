@@ -933,3 +933,16 @@ def test_a_caught_exception_and_a_classmethods_cls_are_typed(repo: Path, tmp_pat
     assert ("pkg/errors.py", "ParseError.__str__", "typed") in found
     # cls(...) constructs the class the method was called on: a subclass's __init__ may run
     assert {("pkg/point.py", "Point.__init__", "constructor"), ("pkg/point.py", "Point3.__init__", "dispatch")} <= found
+
+
+def test_a_variable_assigned_a_returned_closure_calls_it(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/streams.py": (
+            "def make_cached(getter):\n    def func():\n        return getter()\n\n    return func\n\n\n"
+            "def stdout():\n    return 1\n\n\n"
+            "default_stdout = make_cached(stdout)\n\n\n"
+            "def echo():\n    out = default_stdout()\n    return out\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/streams.py", "make_cached.func", "returned") in calls(edges, "pkg/streams.py::echo")
