@@ -1278,20 +1278,27 @@ class Resolver:
         receiver, _, name = callee.rpartition(".")
         return scope, receiver, name
 
-    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
-        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
-        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
-        decorator = fn.decorators[0]
+    def _decorator_targets(self, fid: int, fn: Sym) -> list[Target]:
+        """The definitions ``fn``'s outermost decorator names, looked up one level deeper (never a name-match)."""
         found_callee = self._decorator_callee(fn)
         if found_callee is None:
             return []
         scope, receiver, name = found_callee
+        self._depth += 1
+        try:
+            return [t for t in self._resolve_name(fid, scope, name, receiver, "type") if t.resolution != "name-match"]
+        finally:
+            self._depth -= 1
+
+    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
+        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
+        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
+        decorator = fn.decorators[0]
+        targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
-            for t in self._resolve_name(fid, scope, name, receiver, "type"):
-                if t.resolution == "name-match":
-                    continue
+            for t in targets:
                 if t.sym.kind in _CLASS_KINDS and "(" not in decorator:
                     found = [t.sym]
                 elif t.sym.kind in ("function", "method"):
@@ -1309,15 +1316,12 @@ class Resolver:
         Only for this file's functions and decorators: another file's bodies are not read here."""
         if fn.file_id != fid or fn.kind not in ("function", "method"):
             return []
-        found_callee = self._decorator_callee(fn)
-        if found_callee is None:
-            return []
-        scope, receiver, name = found_callee
+        targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
-            for t in self._resolve_name(fid, scope, name, receiver, "type"):
-                if t.resolution == "name-match" or t.sym.file_id != fid:
+            for t in targets:
+                if t.sym.file_id != fid:
                     continue
                 if t.sym.kind in _CLASS_KINDS:
                     classes = [t.sym]
@@ -1410,15 +1414,12 @@ class Resolver:
         function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
         if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
             return []
-        found_callee = self._decorator_callee(fn)
-        if found_callee is None:
-            return []
-        scope, receiver, name = found_callee
+        targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
-            for t in self._resolve_name(fid, scope, name, receiver, "type"):
-                if t.resolution == "name-match" or t.sym.kind not in ("function", "method"):
+            for t in targets:
+                if t.sym.kind not in ("function", "method"):
                     continue
                 made = self._returned_functions(fid, t.sym)
                 if "(" in fn.decorators[0]:
