@@ -721,6 +721,8 @@ class Resolver:
             child = self._child_map(enclosing.id).get(name)
             if child is not None:
                 return [Target(child, "local", 1.0)]
+            if python and i > 0 and enclosing.params and name in _param_names(enclosing):
+                return []  # an enclosing function's parameter hides the outer definitions of its name
             bindings = named.get((enclosing.id, name), ())
             if bindings:
                 # `try: from ._speedups import f` / `except ImportError: from ._native import f`: every
@@ -1001,9 +1003,20 @@ class Resolver:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
                 continue
-            if not targets and kind == "call" and not receiver and language == "python":
-                # def deco(f): def wrapper(*a): return f(*a) ... return wrapper: f is each function @deco decorates
+            if (
+                kind == "call"
+                and not receiver
+                and language == "python"
+                and all(t.resolution == "name-match" for t in targets)
+                and self._enclosing_param(scope, name)
+            ):
+                # a parameter of an enclosing function (a closure's) without a default naming a definition: no
+                # definition of that name is meant; in the wrapper a decorator returns it is each function the
+                # decorator decorates (def deco(f): def wrapper(*a): return f(*a) ... return wrapper)
                 targets = self._decorated_functions(fid, scope, name)
+                if not targets:
+                    unresolved.append((fid, ref_id, "unknown"))
+                    continue
             if not targets:
                 if not (receiver and name.startswith("__") and name.endswith("__")):
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
@@ -1428,6 +1441,19 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _enclosing_param(self, scope: Sym, name: str) -> bool:
+        """Whether ``name`` is a parameter of a function enclosing ``scope`` (and no nearer definition hides it)."""
+        s = scope
+        while s.parent_id is not None:
+            s = self.sym(s.parent_id)
+            if s.kind not in ("function", "method"):
+                return False
+            if name in self._child_map(s.id):
+                return False
+            if name in _param_names(s):
+                return True
+        return False
 
     def _decorated_functions(self, fid: int, scope: Sym, name: str) -> list[Target]:
         """For a call of ``name`` in a wrapper a decorator of the file ``fid`` returns, where ``name`` is the

@@ -946,3 +946,21 @@ def test_a_variable_assigned_a_returned_closure_calls_it(repo: Path, tmp_path: P
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/streams.py", "make_cached.func", "returned") in calls(edges, "pkg/streams.py::echo")
+
+
+def test_a_parameter_of_an_enclosing_function_is_no_outer_definition(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/apply.py": (
+            "def func():\n    return 0\n\n\n"
+            "def once(func):\n    def inner():\n        return func()\n\n    return inner\n\n\n"
+            "def later(callback):\n    def inner():\n        return callback()\n\n    return inner\n\n\n"
+            "def default(key=func):\n    def inner():\n        return key()\n\n    return inner\n"
+        ),
+        "pkg/other.py": "def callback():\n    return 1\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # `func` in once.inner is once's parameter, not the module's func; `callback` no name-match either
+    assert calls(edges, "pkg/apply.py::once.inner") == set()
+    assert calls(edges, "pkg/apply.py::later.inner") == set()
+    # a default that names a definition still tells
+    assert ("pkg/apply.py", "func", "local") in calls(edges, "pkg/apply.py::default.inner")
