@@ -1033,6 +1033,13 @@ class Resolver:
                         init = self.member(t.sym.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+        if language == "python":
+            # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
+            # with it, one per read
+            for getter, made in self._descriptor_getter_calls(fid):
+                confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(made)), 3)
+                for fn, line in made:
+                    add(getter.id, Target(fn, "decorated", confidence, len(made)), "call", line)
         self.conn.executemany(_INSERT_EDGE, list(edges.values()))
         self.conn.executemany("INSERT INTO unresolved(file_id, ref_id, reason) VALUES (?,?,?)", unresolved)
 
@@ -1487,6 +1494,23 @@ class Resolver:
                     break
         confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _descriptor_getter_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
+        """The ``__get__`` methods of the file with the functions of the file a decorator turns into their
+        descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function."""
+        getters = [g for g in self.named("__get__") if g.file_id == fid and g.kind == "method"]
+        if not getters:
+            return []
+        made: dict[int, list[tuple[Sym, int]]] = {}
+        for fn in self._decorated_in(fid):
+            for getter in self._descriptor_getters(fid, fn):
+                if getter in getters:
+                    made.setdefault(getter.id, []).append((fn, self._start_line(fn)))
+        return [(self.sym(gid), fns) for gid, fns in made.items()]
+
+    def _start_line(self, s: Sym) -> int:
+        row = self.conn.execute("SELECT start_line FROM symbols WHERE id=?", (s.id,)).fetchone()
+        return int(row[0]) if row else 0
 
     def _decorated_in(self, fid: int) -> list[Sym]:
         """The decorated functions of a file (one query per file that asks)."""

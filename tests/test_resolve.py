@@ -671,6 +671,11 @@ def test_reading_an_attribute_a_descriptor_decorates_runs_its_get(repo: Path, tm
     assert {("pkg/desc.py", "Box.size", "property"), ("pkg/desc.py", "Box.name", "property")} <= found
     # a decorator returning no descriptor makes no property: reading the attribute calls nothing
     assert not any(q == "Box.plain" for _, q, _ in found)
+    # the descriptor's __get__ runs each getter made with it
+    assert calls(edges, "pkg/desc.py::Lazy.__get__") == {
+        ("pkg/desc.py", "Box.size", "decorated"),
+        ("pkg/desc.py", "Box.name", "decorated"),
+    }
 
 
 def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path: Path) -> None:
