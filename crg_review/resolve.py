@@ -1178,6 +1178,8 @@ class Resolver:
             # its class's __call__
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
             out_typed = [Target(c, "typed", 0.9) for c in objects]
+            # a class object in a variable (`exc: type[Error] = Error`) may be a subclass: its constructors may run
+            out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
             for cls_sym in classes:

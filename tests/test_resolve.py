@@ -969,3 +969,20 @@ def test_a_parameter_of_an_enclosing_function_is_no_outer_definition(repo: Path,
     assert calls(edges, "pkg/apply.py::later.inner") == set()
     # a default that names a definition still tells
     assert ("pkg/apply.py", "func", "local") in calls(edges, "pkg/apply.py::default.inner")
+
+
+def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/errors.py": (
+            "class ParseError(Exception):\n    def __init__(self, line):\n        self.line = line\n\n\n"
+            "class EmptyKeyError(ParseError):\n    def __init__(self, line):\n        super().__init__(line)\n"
+        ),
+        "pkg/source.py": (
+            "from .errors import ParseError\n\n\n"
+            "def parse_error(exception: 'type[ParseError]' = ParseError):\n    return exception(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/source.py::parse_error")
+    assert ("pkg/errors.py", "EmptyKeyError.__init__", "dispatch") in found
+    assert ("pkg/errors.py", "ParseError.__init__", "constructor") in found
