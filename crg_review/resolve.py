@@ -13,10 +13,10 @@ subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (`
 annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
-file returns, run by a call of a function it decorates), ``name-match`` (only the name is known; confidence falls
-with the number of candidates), ``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or
-searched for with ``in``: a dict or a set runs them), ``decorated`` (in such a wrapper, the decorator's parameter called: each function
-of the file the decorator decorates).
+file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
+(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+them), ``name-match`` (only the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
