@@ -60,11 +60,12 @@ def run_crg(crg: Sequence[str], args: Sequence[str], repo: Path) -> str:
     return done.stdout
 
 
-def dump_graph(crg: Sequence[str], project: str, db: Path | None) -> dict[str, Any]:
-    """Index a fresh git repo of the project's sdist and return crg-review's canonical dump."""
+def dump_graph(crg: Sequence[str], project: str, db: Path | None, tag: str = "recall") -> dict[str, Any]:
+    """Index a fresh git repo of the project's sdist (``.cache/repos/NAME-VERSION-TAG``) and return
+    crg-review's canonical dump."""
     name, version = project.split("==")
-    repo = make_git_repo(fetch_sdist(name, version), CACHE_DIR / "repos" / f"{name}-{version}-recall")
-    db = db or CACHE_DIR / "dbs" / f"{name}-{version}-recall.sqlite"
+    repo = make_git_repo(fetch_sdist(name, version), CACHE_DIR / "repos" / f"{name}-{version}-{tag}")
+    db = db or CACHE_DIR / "dbs" / f"{name}-{version}-{tag}.sqlite"
     for side in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         side.unlink(missing_ok=True)
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -278,6 +279,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--crg", help="crg-review command (default: this python -m crg_review)")
     parser.add_argument("--db", type=Path, help="database path (default: under benchmarks/.cache/dbs/)")
+    parser.add_argument(
+        "--tag",
+        default="recall",
+        help="names the scratch repo .cache/repos/NAME-VERSION-TAG (and the default db): sessions with"
+        " different tags can run side by side (default: %(default)s)",
+    )
     parser.add_argument("--dump", type=Path, help="use this saved `crg-review dump --format json` instead of indexing")
     parser.add_argument("--min-confidence", type=float, default=0.5, help="confidence cut (default: %(default)s)")
     parser.add_argument("--sample", type=int, default=20, help="missed / untraced edges to show (default: %(default)s)")
@@ -289,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     trace = read_trace(args.trace)
     crg = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
-    dump = json.loads(args.dump.read_text()) if args.dump else dump_graph(crg, trace.project, args.db)
+    dump = json.loads(args.dump.read_text()) if args.dump else dump_graph(crg, trace.project, args.db, args.tag)
     ours_all = call_edges(dump)
     ours = [o for o in ours_all if not is_test_file(o.edge.caller_path) and not is_test_file(o.edge.callee_path)]
     ours_tests = [o for o in ours_all if is_test_file(o.edge.caller_path) and not is_test_file(o.edge.callee_path)]

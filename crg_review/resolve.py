@@ -11,12 +11,18 @@ Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import
 subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (``Cls()`` → ``__new__``,
 ``__init__``), ``property``, ``typed`` (a receiver whose class the file's facts tell: assignments,
 annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
-package/directory), ``fixture`` (pytest fixture by parameter name), ``name-match`` (only the name is known;
-confidence falls with the number of candidates).
+package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
+of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
+file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
+(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+them), ``name-match`` (only the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
-they are references named after the method, a class that gains or loses one re-resolves their files.
+they are references named after the method, a class that gains or loses one re-resolves their files. A
+function given by name to a standard one that calls it (``callback`` references: ``map(f, xs)``,
+``sorted(xs, key=f)``) is a call of it from the scope that gives it.
 """
 
 from __future__ import annotations
@@ -61,11 +67,17 @@ _TYPED_DISPATCH_CONFIDENCE = 0.6
 LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 #: one of the members of a prefix runs for each name the program builds: each is likely, none is certain
 _LOOKUP_CONFIDENCE = 0.5
+#: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
+_DECORATED_CONFIDENCE = 0.5
+#: a typed value used as a subscript or searched for: its __hash__ and __eq__ run if the container hashes
+_KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
+#: the pseudo-variable whose facts are a scope's look-ups by prefix (``getattr(self, f"visit_{...}")``)
+_LOOKUP_FACT = "getattr()"
 #: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 _MAX_ANNOTATION_NAMES = 8
@@ -154,6 +166,7 @@ class Resolver:
         self._signatures: dict[int, str] = {}
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
+        self._decorated_cache: dict[int, list[Sym]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -295,14 +308,18 @@ class Resolver:
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
         (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``) or ``element``
-        (``for x in y``)."""
+        (``for x in y``); and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
+        of a look-up by prefix whose result the scope does not call)."""
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
-                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ('assign','alias','element')"
-                " ORDER BY id",
+                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
+                "('assign','alias','element','getattr') ORDER BY id",
                 (file_id,),
             ):
+                if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
+                    out.setdefault((scope_id, _LOOKUP_FACT), []).append((kind, f"{receiver}.{name}"))
+                    continue
                 # `T = TypeVar("T", bound="Cls")`: the bound may be a forward reference
                 text = receiver.strip("'\"") if kind == "alias" else receiver
                 out.setdefault((scope_id, name), []).append((kind, text))
@@ -320,7 +337,8 @@ class Resolver:
     def _facts_of(self, fid: int, scope: Sym, var: str) -> list[tuple[Sym, Fact]]:
         """The facts about ``var`` with the scope each was stated in: those of the nearest scope that
         assigns or annotates it; for ``self.x``, those of every method of the enclosing class and the
-        class body's ``x: T = ...``; for ``return`` (what a function returns), the scope's own."""
+        class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any:
+        another file's facts are not read here); for ``return`` (what a function returns), the scope's own."""
         facts = self.facts(fid)
         if not facts:
             return []
@@ -329,8 +347,15 @@ class Resolver:
             if cls is None:
                 return []
             attr = var.split(".", 1)[1]
-            out = [(m, f) for m in self.children(cls.id) for f in facts.get((m.id, "self." + attr), [])]
-            out.extend((cls, f) for f in facts.get((cls.id, attr), []))
+            out: list[tuple[Sym, Fact]] = []
+            for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
+                owner = self.sym(cid)
+                if owner.file_id != fid:
+                    continue
+                out = [(m, f) for m in self.children(cid) for f in facts.get((m.id, "self." + attr), [])]
+                out.extend((owner, f) for f in facts.get((cid, attr), []))
+                if out:
+                    break
             return out
         if var == RETURN_FACT:
             return [(scope, f) for f in facts.get((scope.id, var), [])]
@@ -402,9 +427,7 @@ class Resolver:
         """Classes a variable holds as class objects (calling it constructs one): ``x = Cls``,
         ``x: type[Cls]``, ``self.x = x`` of such an ``x``."""
         found = self._facts_of(fid, scope, var)
-        if not found and (held := self._property_value(fid, scope, var)) is not None:
-            return held
-        if not found or self._depth > 4:
+        if not found or self._depth > 4:  # (a property's getter returns instances: see _types_of)
             return []
         out: list[Sym] = []
         self._depth += 1
@@ -698,6 +721,8 @@ class Resolver:
             child = self._child_map(enclosing.id).get(name)
             if child is not None:
                 return [Target(child, "local", 1.0)]
+            if python and i > 0 and enclosing.params and name in _param_names(enclosing):
+                return []  # an enclosing function's parameter hides the outer definitions of its name
             bindings = named.get((enclosing.id, name), ())
             if bindings:
                 # `try: from ._speedups import f` / `except ImportError: from ._native import f`: every
@@ -888,7 +913,8 @@ class Resolver:
 
         def add(src: int, t: Target, kind: str, line: int) -> None:
             key = (src, t.sym.id, kind)
-            if key in edges:
+            # the first site and reason stand for the edge, unless a later one is surer (a guessed `key` first)
+            if key in edges and float(edges[key][7]) >= t.confidence:  # type: ignore[arg-type]
                 return
             edges[key] = (src, t.sym.id, kind, fid, t.sym.file_id, line, t.resolution, t.confidence, t.candidates)
 
@@ -914,6 +940,7 @@ class Resolver:
         rows = cursor.execute(
             "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (fid,)
         ).fetchall()
+        stores = {(r[1], r[3], r[5]) for r in rows if r[2] == "store"}  # `self.x = v`: x is written, not read there
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element"):
@@ -929,15 +956,38 @@ class Resolver:
                 continue
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
-                if cls is not None:  # cls(...) in a classmethod makes an instance of the class
+                if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
                     for ctor in _CONSTRUCTORS:
                         init = self.member(cls.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", 1.0), "call", line)
+                        for t in self._typed_dispatch(cls, ctor):
+                            add(scope.id, t, "call", line)
                 continue  # a parameter, not a definition
-            targets = self._resolve_name(fid, scope, name, receiver, kind)
-            if kind == "attr":
+            targets = self._resolve_name(fid, scope, name, receiver, "call" if kind == "hashkey" else kind)
+            if kind == "hashkey":  # x[key], key in x: x may be a dict or a set (or a list: then nothing runs)
+                for t in targets:
+                    add(scope.id, Target(t.sym, "key", min(t.confidence, _KEY_CONFIDENCE), t.candidates), "call", line)
+                continue
+            if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
+                for t in targets:
+                    if t.sym.kind in _CALLABLE_KINDS:
+                        add(scope.id, t, "call", line)
+                        for ctor in _CONSTRUCTORS if t.sym.kind in _CLASS_KINDS and language == "python" else ():
+                            init = self.member(t.sym.id, ctor)
+                            if init is not None:
+                                add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+                continue
+            if kind in ("attr", "store"):
+                if not targets and receiver in ("self", "cls") and language == "python":
+                    # count = Counter(...) in the class body: reading self.count runs __get__, writing it __set__
+                    method = "__set__" if kind == "store" else "__get__"
+                    if kind == "store" or (scope_id, name, line) not in stores:
+                        for t in self._class_descriptor(fid, scope, name, method):
+                            add(scope.id, t, "call", line)
+                if kind == "store":
+                    continue
                 for t in targets:
                     if _is_property(t.sym):
                         add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
@@ -953,6 +1003,20 @@ class Resolver:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
                 continue
+            if (
+                kind == "call"
+                and not receiver
+                and language == "python"
+                and all(t.resolution == "name-match" for t in targets)
+                and self._enclosing_param(scope, name)
+            ):
+                # a parameter of an enclosing function (a closure's) without a default naming a definition: no
+                # definition of that name is meant; in the wrapper a decorator returns it is each function the
+                # decorator decorates (def deco(f): def wrapper(*a): return f(*a) ... return wrapper)
+                targets = self._decorated_functions(fid, scope, name)
+                if not targets:
+                    unresolved.append((fid, ref_id, "unknown"))
+                    continue
             if not targets:
                 if not (receiver and name.startswith("__") and name.endswith("__")):
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
@@ -960,11 +1024,22 @@ class Resolver:
                 continue
             for t in targets:
                 add(scope.id, t, "call", line)
+                # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
+                if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
+                    for w in self._wrappers(fid, t.sym):
+                        add(scope.id, Target(w, "wrapper", min(t.confidence, 0.9)), "call", line)
                 if t.sym.kind in _CLASS_KINDS and language == "python":
                     for ctor in _CONSTRUCTORS:
                         init = self.member(t.sym.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+        if language == "python":
+            # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
+            # with it, one per read
+            for getter, made in self._descriptor_getter_calls(fid):
+                confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(made)), 3)
+                for fn, line in made:
+                    add(getter.id, Target(fn, "decorated", confidence, len(made)), "call", line)
         self.conn.executemany(_INSERT_EDGE, list(edges.values()))
         self.conn.executemany("INSERT INTO unresolved(file_id, ref_id, reason) VALUES (?,?,?)", unresolved)
 
@@ -1001,20 +1076,25 @@ class Resolver:
             if found:
                 return found
             # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
-            # reference of its own)
+            # reference of its own); each assignment of the name (`f = a if ... else: f = b`) may be the one in effect
             aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias"] if self._depth < 4 else []
             if aliases:
+                hits: list[Target] = []
                 self._depth += 1
                 try:
                     for where, text in aliases:
                         if text == name:
                             continue
                         recv, _, target = text.rpartition(".")
-                        hits = [t for t in self._resolve_name(fid, where, target, recv, kind) if t.resolution != "name-match"]
-                        if hits:
-                            return hits
+                        hits.extend(
+                            t
+                            for t in self._resolve_name(fid, where, target, recv, kind)
+                            if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
+                        )
                 finally:
                     self._depth -= 1
+                if hits:
+                    return hits
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this
@@ -1098,6 +1178,10 @@ class Resolver:
             # its class's __call__
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
             out_typed = [Target(c, "typed", 0.9) for c in objects]
+            # a class object in a variable (`exc: type[Error] = Error`) may be a subclass: its constructors may run
+            out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
+            if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
+                out_typed.extend(self._returned_callables_of(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1139,6 +1223,49 @@ class Resolver:
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
 
+    def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """What a variable may hold when it is assigned the result of a function of this file that returns a
+        nested function (``f = make(); f()``) or a look-up by prefix (``def get_visitor(self, node): return
+        getattr(self, f"visit_{...}", None)``)."""
+        if self._depth > 4:
+            return []
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                    if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
+                        continue
+                    made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                    for found in made + self._returned_lookups(fid, t.sym):
+                        if found.sym not in [o.sym for o in out]:
+                            out.append(found)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
+        """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or
+        ``return x`` of an ``x = getattr(...)`` (another file's function bodies are not read here)."""
+        facts = self.facts(fid)
+        lookups = facts.get((fn.id, _LOOKUP_FACT), [])
+        if not lookups:
+            return []
+        returned = facts.get((fn.id, RETURN_FACT), [])
+        if not any(
+            text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((fn.id, text), [])
+            for kind, text in returned
+        ):
+            return []
+        out: list[Target] = []
+        for _, text in lookups:
+            receiver, _, prefix = text.rpartition(".")
+            out.extend(t for t in self._prefixed_members(fid, fn, prefix.rstrip("*"), receiver) if t not in out)
+        return out
+
     def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
         prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses."""
@@ -1173,20 +1300,27 @@ class Resolver:
         receiver, _, name = callee.rpartition(".")
         return scope, receiver, name
 
-    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
-        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
-        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
-        decorator = fn.decorators[0]
+    def _decorator_targets(self, fid: int, fn: Sym) -> list[Target]:
+        """The definitions ``fn``'s outermost decorator names, looked up one level deeper (never a name-match)."""
         found_callee = self._decorator_callee(fn)
         if found_callee is None:
             return []
         scope, receiver, name = found_callee
+        self._depth += 1
+        try:
+            return [t for t in self._resolve_name(fid, scope, name, receiver, "type") if t.resolution != "name-match"]
+        finally:
+            self._depth -= 1
+
+    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
+        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
+        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
+        decorator = fn.decorators[0]
+        targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
-            for t in self._resolve_name(fid, scope, name, receiver, "type"):
-                if t.resolution == "name-match":
-                    continue
+            for t in targets:
                 if t.sym.kind in _CLASS_KINDS and "(" not in decorator:
                     found = [t.sym]
                 elif t.sym.kind in ("function", "method"):
@@ -1204,15 +1338,12 @@ class Resolver:
         Only for this file's functions and decorators: another file's bodies are not read here."""
         if fn.file_id != fid or fn.kind not in ("function", "method"):
             return []
-        found_callee = self._decorator_callee(fn)
-        if found_callee is None:
-            return []
-        scope, receiver, name = found_callee
+        targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
-            for t in self._resolve_name(fid, scope, name, receiver, "type"):
-                if t.resolution == "name-match" or t.sym.file_id != fid:
+            for t in targets:
+                if t.sym.file_id != fid:
                     continue
                 if t.sym.kind in _CLASS_KINDS:
                     classes = [t.sym]
@@ -1226,6 +1357,31 @@ class Resolver:
                         out.append(getter)
         finally:
             self._depth -= 1
+        return out
+
+    def _class_descriptor(self, fid: int, scope: Sym, name: str, method: str) -> list[Target]:
+        """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
+        ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one."""
+        cls = self.enclosing_class(scope)
+        if cls is None or cls.kind != "class" or self._depth > 4:
+            return []
+        facts = self.facts(fid)
+        out: list[Target] = []
+        for cid in self._linearized(cls.id):
+            owner = self.sym(cid)
+            stated = facts.get((cid, name), []) if owner.file_id == fid else []
+            if not stated:
+                continue
+            self._depth += 1
+            try:
+                for kind, text in stated:
+                    for desc in self._resolve_type_text(fid, owner, _type_name(text)) if kind == "assign" else []:
+                        m = self.member(desc.id, method)
+                        if m is not None and m not in [t.sym for t in out]:
+                            out.append(Target(m, "descriptor", 0.9))
+            finally:
+                self._depth -= 1
+            break
         return out
 
     def _typed_dispatch(self, cls: Sym, name: str) -> list[Target]:
@@ -1247,6 +1403,9 @@ class Resolver:
                 if t.resolution == "name-match":
                     continue
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
+                if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
+                    out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
+                    out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self.member(cls.id, name)
                     if m is not None:
@@ -1256,6 +1415,116 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _returned_functions(self, fid: int, fn: Sym) -> list[Sym]:
+        """The functions nested in ``fn`` that it returns by name (``def make(): def inner(): ...; return inner``),
+        for a function of the file ``fid`` (another file's function bodies are not read here)."""
+        if fn.file_id != fid:
+            return []
+        out: list[Sym] = []
+        # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
+        parent = fn.parent_id if fn.parent_id is not None else self.module_symbol(fn.file_id).id
+        for definition in [c for c in self.children(parent) if c.name == fn.name] or [fn]:
+            for kind, text in self.facts(fid).get((definition.id, RETURN_FACT), []):
+                inner = self._child_map(definition.id).get(text) if kind == "alias" else None
+                if inner is not None and inner.kind in ("function", "method") and inner not in out:
+                    out.append(inner)
+        return out
+
+    def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
+        """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested
+        function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
+        if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
+            return []
+        targets = self._decorator_targets(fid, fn)
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in targets:
+                if t.sym.kind not in ("function", "method"):
+                    continue
+                made = self._returned_functions(fid, t.sym)
+                if "(" in fn.decorators[0]:
+                    made = [w for f in made for w in self._returned_functions(fid, f)]
+                out.extend(w for w in made if w not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _enclosing_param(self, scope: Sym, name: str) -> bool:
+        """Whether ``name`` is a parameter of a function enclosing ``scope`` (and no nearer definition hides it)."""
+        s = scope
+        while s.parent_id is not None:
+            s = self.sym(s.parent_id)
+            if s.kind not in ("function", "method"):
+                return False
+            if name in self._child_map(s.id):
+                return False
+            if name in _param_names(s):
+                return True
+        return False
+
+    def _decorated_functions(self, fid: int, scope: Sym, name: str) -> list[Target]:
+        """For a call of ``name`` in a wrapper a decorator of the file ``fid`` returns, where ``name`` is the
+        decorator's parameter (the function it wraps): the functions of the file that decorator decorates
+        (``@deco``; ``@factory(...)`` when the parameter is that of the decorator the factory returns)."""
+        if scope.kind not in ("function", "method") or scope.file_id != fid or scope.parent_id is None:
+            return []
+        owner = self.sym(scope.parent_id)
+        if owner.kind not in ("function", "method") or name not in _param_names(owner):
+            return []
+        if scope not in self._returned_functions(fid, owner):
+            return []
+        factory = self.sym(owner.parent_id) if owner.parent_id is not None else None
+        if factory is not None and factory.kind in ("function", "method"):
+            if owner not in self._returned_functions(fid, factory):
+                return []
+            decorator, called = factory, True  # @factory(...) returns owner, which returns the wrapper
+        else:
+            decorator, called = owner, False
+        found: list[Sym] = []
+        for fn in self._decorated_in(fid):
+            module_or_parent = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fid)
+            for d in fn.decorators:
+                head, paren, _ = d.partition("(")
+                head = head.strip()
+                if bool(paren) != called or not all(p.isidentifier() for p in head.split(".")):
+                    continue
+                receiver, _, last = head.rpartition(".")
+                if any(t.sym == decorator for t in self._resolve_name(fid, module_or_parent, last, receiver, "type")):
+                    found.append(fn)
+                    break
+        confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _descriptor_getter_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
+        """The ``__get__`` methods of the file with the functions of the file a decorator turns into their
+        descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function."""
+        getters = [g for g in self.named("__get__") if g.file_id == fid and g.kind == "method"]
+        if not getters:
+            return []
+        made: dict[int, list[tuple[Sym, int]]] = {}
+        for fn in self._decorated_in(fid):
+            for getter in self._descriptor_getters(fid, fn):
+                if getter in getters:
+                    made.setdefault(getter.id, []).append((fn, self._start_line(fn)))
+        return [(self.sym(gid), fns) for gid, fns in made.items()]
+
+    def _start_line(self, s: Sym) -> int:
+        row = self.conn.execute("SELECT start_line FROM symbols WHERE id=?", (s.id,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _decorated_in(self, fid: int) -> list[Sym]:
+        """The decorated functions of a file (one query per file that asks)."""
+        found = self._decorated_cache.get(fid)
+        if found is None:
+            rows = self.conn.execute(
+                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND decorators != '[]' ORDER BY qualname", (fid,)
+            )
+            found = self._decorated_cache[fid] = [
+                s for s in (_sym(r) for r in rows) if s.kind in ("function", "method")
+            ]
+        return found
 
     def _attribute(self, fid: int, target: Sym, part: str) -> Sym | None:
         if target.kind == "module":
@@ -1317,6 +1586,11 @@ def _is_property(s: Sym) -> bool:
         d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
         for d in s.decorators
     )
+
+
+def _param_names(fn: Sym) -> set[str]:
+    """A function's parameter names, without ``*``, ``**`` and the ``=`` of a default."""
+    return {p.lstrip("*").rstrip("=") for p in fn.params}
 
 
 def _is_fixture_decorator(d: str) -> bool:

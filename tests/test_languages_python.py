@@ -129,3 +129,9 @@ class After:
     qualnames = {s.qualname for s in result.symbols}
     assert {"good", "After", "After.m"} <= qualnames
     assert Reference("call", "good", "", 9, "After.m", 1, ()) in result.references
+
+
+def test_a_comment_after_a_decorator_is_no_part_of_it() -> None:
+    source = b"class Spec:\n    @property  # type: ignore[override]\n    def prereleases(self):\n        return True\n"
+    (method,) = [s for s in parse(source, "spec.py", "python").symbols if s.name == "prereleases"]
+    assert method.decorators == ("property",)

@@ -483,6 +483,8 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     # the visitor returns the method (a reference); a subclass's method of that prefix is one it may return
     refs = {(e[2], e[3], e[5]) for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert refs == {("pkg/gen.py", "CodeGenerator.visit_If", "getattr")}
+    # what it returns is called in `visit` (the returned look-up is followed in the same file)
+    assert ("pkg/gen.py", "CodeGenerator.visit_If", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
     # looked up and called: a call of each member of the prefix, and of nothing else
     parse = calls(edges, "pkg/visitor.py::Parser.parse_statement")
     assert parse == {("pkg/visitor.py", "Parser.parse_for", "getattr")}
@@ -497,6 +499,7 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": changed})
     refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert refs == {"CodeGenerator.visit_If", "CodeGenerator.visit_For"}
+    assert {d[1] for d in calls(edges, "pkg/visitor.py::NodeVisitor.visit")} >= refs
     # a new class becomes a visitor (bases change in a third file)
     edges = assert_incremental_equals_full(
         repo, tmp_path, tmp_path / "i.db",
@@ -504,6 +507,7 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     )
     refs = {e[3] for e in edges if e[:2] == ("pkg/visitor.py", "NodeVisitor.get_visitor") and e[4] == "ref"}
     assert "Optimizer.visit_Const" in refs
+    assert ("pkg/opt.py", "Optimizer.visit_Const", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
 
 
 SUBSCRIPTS = {
@@ -667,6 +671,11 @@ def test_reading_an_attribute_a_descriptor_decorates_runs_its_get(repo: Path, tm
     assert {("pkg/desc.py", "Box.size", "property"), ("pkg/desc.py", "Box.name", "property")} <= found
     # a decorator returning no descriptor makes no property: reading the attribute calls nothing
     assert not any(q == "Box.plain" for _, q, _ in found)
+    # the descriptor's __get__ runs each getter made with it
+    assert calls(edges, "pkg/desc.py::Lazy.__get__") == {
+        ("pkg/desc.py", "Box.size", "decorated"),
+        ("pkg/desc.py", "Box.name", "decorated"),
+    }
 
 
 def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path: Path) -> None:
@@ -693,3 +702,287 @@ def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path:
     imported = [e for e in edges if e[0] == "tests/test_omd.py" and e[4] == "import"]
     assert sum(1 for e in imported if e[3] == "OrderedMultiDict") == 1  # one edge per (src, dst, kind)
     assert not any(q == "FLAGS" for _, q, _ in found)
+
+
+def test_an_object_formats_measures_and_compares_itself_through_its_own_methods(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/bag.py": (
+            "class Bag:\n"
+            "    def __str__(self):\n        return 'bag'\n\n"
+            "    def __repr__(self):\n        return f'<Bag {self}>'\n\n"
+            "    def __len__(self):\n        return 0\n\n"
+            "    def __iter__(self):\n        return iter([])\n\n"
+            "    def __eq__(self, other):\n        return str(self) == str(other)\n\n"
+            "    def __ne__(self, other):\n        return not (self == other)\n\n"
+            "    def describe(self):\n        return f'{self!r}: {len(self)} {[x for x in self]}'\n\n\n"
+            "def show(n):\n    b = Bag()\n    return f'{b} {n}' + ''.join(str(y) for y in b)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/bag.py", "Bag.__str__", "self") in calls(edges, "pkg/bag.py::Bag.__repr__")
+    assert ("pkg/bag.py", "Bag.__str__", "self") in calls(edges, "pkg/bag.py::Bag.__eq__")
+    assert ("pkg/bag.py", "Bag.__eq__", "self") in calls(edges, "pkg/bag.py::Bag.__ne__")
+    assert {("pkg/bag.py", f"Bag.{m}", "self") for m in ("__repr__", "__len__", "__iter__")} <= calls(
+        edges, "pkg/bag.py::Bag.describe"
+    )
+    # a typed value in an f-string and a generator expression's iterable
+    assert {("pkg/bag.py", "Bag.__str__", "typed"), ("pkg/bag.py", "Bag.__iter__", "typed")} <= calls(
+        edges, "pkg/bag.py::show"
+    )
+    # `{n}`: a parameter of unknown type formats through no method of ours
+    assert {d[1] for d in calls(edges, "pkg/bag.py::show")} == {"Bag", "Bag.__str__", "Bag.__iter__"}
+
+
+def test_a_function_given_to_a_standard_one_that_calls_it_is_called(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/spec.py": (
+            "import functools\nimport itertools\n\n\n"
+            "class Spec:\n    def __init__(self, text):\n        self.text = text\n\n"
+            "    def width(self):\n        return 1\n\n"
+            "    def widths(self, specs):\n        return max(specs, key=self.width)\n\n\n"
+            "def combine(a, b):\n    return a\n\n\n"
+            "def short(s):\n    return len(s) < 3\n\n\n"
+            "def parse(texts, func):\n"
+            "    specs = frozenset(map(Spec, texts))\n"
+            "    head = list(itertools.takewhile(short, texts))\n"
+            "    texts.sort(key=len)\n"
+            "    return functools.reduce(combine, specs), head, list(map(func, texts)), sorted(texts, key=short)\n"
+        ),
+    }
+    edges, _, stats = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/spec.py::parse")
+    assert {d[1] for d in found} == {"Spec", "Spec.__init__", "short", "combine"}  # no parameter, no builtin
+    assert ("pkg/spec.py", "Spec.width", "self") in calls(edges, "pkg/spec.py::Spec.widths")
+    # a function given that is no definition (a parameter, a builtin) is no unresolved call of the user's
+    assert set(stats["unresolved_by_reason"]) <= {"builtin", "external"}  # type: ignore[call-overload]
+
+
+def test_a_name_assigned_several_functions_or_a_partial_calls_each(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/rows.py": (
+            "from functools import partial\n\n\n"
+            "def basic_row(lines, row):\n    return lines\n\n\n"
+            "def multiline_row(lines, row, pad):\n    return lines\n\n\n"
+            "def pad_left(s):\n    return s\n\n\n"
+            "def pad_right(s):\n    return s\n\n\n"
+            "def table(rows, multiline, right):\n"
+            "    if multiline:\n        append_row = partial(multiline_row, pad=1)\n"
+            "    else:\n        append_row = basic_row\n"
+            "    padfn = pad_left\n    if right:\n        padfn = pad_right\n"
+            "    return [append_row([], padfn(r)) for r in rows]\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = {d[1] for d in calls(edges, "pkg/rows.py::table")}
+    assert found == {"basic_row", "multiline_row", "pad_left", "pad_right"}  # functools.partial is no definition
+
+
+def test_an_attribute_a_base_class_of_the_same_file_types_is_typed_in_its_subclasses(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/nodes.py": (
+            "class Expr:\n    def as_const(self):\n        return 1\n\n\n"
+            "class Stream:\n    def expect(self):\n        return 2\n\n\n"
+            "class BinExpr(Expr):\n    left: Expr\n\n    def __init__(self):\n        self.stream = Stream()\n\n\n"
+            "class And(BinExpr):\n    def as_const(self):\n        self.stream.expect()\n        return self.left.as_const()\n"
+        ),
+        "pkg/more.py": "from .nodes import BinExpr\n\n\nclass Or(BinExpr):\n    def as_const(self):\n        return self.left.as_const()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/nodes.py::And.as_const")
+    assert {("pkg/nodes.py", "Expr.as_const", "typed"), ("pkg/nodes.py", "Stream.expect", "typed")} <= found
+    # another file's class body is not read from here (editing it would not re-resolve this file)
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/more.py::Or.as_const")
+    # the base's annotation changes: the subclass's call follows
+    changed = files["pkg/nodes.py"].replace("    left: Expr\n", "    left: Stream\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/nodes.py": changed})
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/nodes.py::And.as_const")
+
+
+DECORATORS = {
+    "pkg/deco.py": (
+        "import typing as t\nfrom functools import update_wrapper, wraps\n\n\n"
+        "def optimize(f):\n"
+        "    def new_func(self, node):\n        return f(self, node)\n\n"
+        "    return update_wrapper(t.cast(t.Any, new_func), f)\n\n\n"
+        "def cached(key):\n"
+        "    def decorator(func):\n"
+        "        @wraps(func)\n        def wrapper(*args):\n            return func(*args)\n\n"
+        "        return wrapper\n\n"
+        "    return decorator\n\n\n"
+        "@t.overload\ndef command(name: str) -> t.Any: ...\n\n\n"
+        "def command(name):\n    def make(f):\n        return f\n\n    return make\n\n\n"
+        "class Generator:\n"
+        "    @optimize\n    def visit_Call(self, node):\n        return node\n\n"
+        "    @optimize\n    def visit_Name(self, node):\n        return node\n\n"
+        "    def visit_Block(self, node):\n        return self.visit_Call(node)\n\n\n"
+        "@cached(key=1)\ndef lookup(x):\n    return x\n\n\n"
+        "def lru_cache(f):\n    return cached(key=2)(f)\n\n\n"
+        "def group(f):\n    return command('x')(f)\n\n\n"
+        "def use():\n    return lookup(1)\n"
+    ),
+}
+
+
+def test_decorator_functions_of_the_same_file_wrap_and_are_unwrapped(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, DECORATORS, tmp_path / "i.db")
+    # calling a decorated function runs the wrapper its decorator returns (through update_wrapper, t.cast, @wraps)
+    assert ("pkg/deco.py", "optimize.new_func", "wrapper") in calls(edges, "pkg/deco.py::Generator.visit_Block")
+    assert ("pkg/deco.py", "cached.decorator.wrapper", "wrapper") in calls(edges, "pkg/deco.py::use")
+    # the wrapper calls the functions the decorator decorates
+    assert {d[1:] for d in calls(edges, "pkg/deco.py::optimize.new_func")} == {
+        ("Generator.visit_Call", "decorated"),
+        ("Generator.visit_Name", "decorated"),
+    }
+    assert ("pkg/deco.py", "lookup", "decorated") in calls(edges, "pkg/deco.py::cached.decorator.wrapper")
+    # a function a call returns, called (past an @overload stub)
+    assert ("pkg/deco.py", "cached.decorator", "returned") in calls(edges, "pkg/deco.py::lru_cache")
+    assert ("pkg/deco.py", "command#2.make", "returned") in calls(edges, "pkg/deco.py::group")  # the 2nd definition
+    # the wrapper no longer calls the function it wraps: its edges go
+    changed = DECORATORS["pkg/deco.py"].replace("        return f(self, node)\n", "        return node\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/deco.py": changed})
+    assert calls(edges, "pkg/deco.py::optimize.new_func") == set()
+
+
+def test_calling_a_property_of_the_file_calls_what_its_getter_returns(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/timed.py": (
+            "class Timer:\n    def __call__(self):\n        return 0\n\n\n"
+            "class Timed:\n    def __init__(self):\n        self.__timer = Timer()\n\n"
+            "    @property\n    def timer(self):\n        return self.__timer\n\n\n"
+            "class TTL(Timed):\n    def expired(self, item):\n        return self.timer() > item\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/timed.py::TTL.expired")
+    assert ("pkg/timed.py", "Timer.__call__", "typed") in found
+    # the getter returns an instance: calling it constructs nothing
+    assert not any(d[1] in ("Timer", "Timer.__init__") for d in found)
+
+
+def test_a_typed_key_of_a_mapping_is_hashed_and_compared(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/keys.py": (
+            "class Key:\n    def __hash__(self):\n        return 0\n\n    def __eq__(self, other):\n        return True\n\n\n"
+            "class SingleKey(Key):\n    def __hash__(self):\n        return 1\n\n\n"
+            "class Container:\n"
+            "    def __init__(self):\n        self._map = {}\n\n"
+            "    def append(self, key: Key, plain):\n"
+            "        if key in self._map:\n            return self._map.get(key)\n"
+            "        self._map[plain] = 1\n        return plain in self._map\n\n"
+            "    def same(self, key: Key, other):\n        self._map[key] = 1\n        return key == other\n"
+        ),
+    }
+    edges, dump, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/keys.py::Container.append")
+    assert {(d[1], d[2]) for d in found} == {("Key.__hash__", "key"), ("Key.__eq__", "key"), ("SingleKey.__hash__", "key")}
+    assert all(e[6] <= 0.4 for e in dump if e[1] == "Container.append" and e[4] == "call")  # a list hashes nothing
+    # a surer reason for the same edge wins: the comparison, not the subscript
+    assert ("pkg/keys.py", "Key.__eq__", "typed") in calls(edges, "pkg/keys.py::Container.same")
+
+
+def test_an_attribute_a_class_body_makes_a_descriptor_runs_its_get_and_set(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/desc.py": "class Counter:\n    def __get__(self, obj, owner=None):\n        return 1\n\n"
+        "    def __set__(self, obj, value):\n        pass\n",
+        "pkg/stats.py": (
+            "from .desc import Counter\n\n\n"
+            "class Stats:\n    count = Counter()\n    label = 'stats'\n\n"
+            "    def __init__(self):\n        self.count = 0\n\n"
+            "    def mean(self):\n        return self.count + len(self.label)\n\n\n"
+            "class MoreStats(Stats):\n    def total(self):\n        return self.count\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/stats.py::Stats.mean")} == {("Counter.__get__", "descriptor")}
+    # a write runs __set__ alone
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/stats.py::Stats.__init__")} == {("Counter.__set__", "descriptor")}
+    assert ("pkg/desc.py", "Counter.__get__", "descriptor") in calls(edges, "pkg/stats.py::MoreStats.total")
+    # the descriptor class loses __get__ (another file): the reads follow
+    changed = files["pkg/desc.py"].replace("__get__", "get")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/desc.py": changed})
+    assert calls(edges, "pkg/stats.py::Stats.mean") == set()
+
+
+def test_what_a_method_returns_by_a_look_up_by_prefix_is_called_in_place(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/spec.py": (
+            "class Specifier:\n"
+            "    def _get_operator(self, op):\n        return getattr(self, f'_compare_{op}')\n\n"
+            "    def _compare_equal(self, a, b):\n        return a == b\n\n"
+            "    def _compare_less(self, a, b):\n        return a < b\n\n"
+            "    def compatible(self, a, b):\n        return self._get_operator('equal')(a, b)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/spec.py::Specifier.compatible")} == {
+        ("Specifier._get_operator", "self"),
+        ("Specifier._compare_equal", "getattr"),
+        ("Specifier._compare_less", "getattr"),
+    }
+
+
+def test_a_caught_exception_and_a_classmethods_cls_are_typed(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/errors.py": "class ParseError(Exception):\n    def __str__(self):\n        return 'parse'\n",
+        "pkg/point.py": (
+            "from . import errors\n\n\n"
+            "class Point:\n    def __init__(self, x):\n        self.x = x\n\n"
+            "    @classmethod\n    def parse(cls, text):\n"
+            "        try:\n            return cls(int(text))\n"
+            "        except (ValueError, errors.ParseError) as e:\n            raise ValueError(str(e)) from e\n\n\n"
+            "class Point3(Point):\n    def __init__(self, x, z=0):\n        super().__init__(x)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/point.py::Point.parse")
+    assert ("pkg/errors.py", "ParseError.__str__", "typed") in found
+    # cls(...) constructs the class the method was called on: a subclass's __init__ may run
+    assert {("pkg/point.py", "Point.__init__", "constructor"), ("pkg/point.py", "Point3.__init__", "dispatch")} <= found
+
+
+def test_a_variable_assigned_a_returned_closure_calls_it(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/streams.py": (
+            "def make_cached(getter):\n    def func():\n        return getter()\n\n    return func\n\n\n"
+            "def stdout():\n    return 1\n\n\n"
+            "default_stdout = make_cached(stdout)\n\n\n"
+            "def echo():\n    out = default_stdout()\n    return out\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/streams.py", "make_cached.func", "returned") in calls(edges, "pkg/streams.py::echo")
+
+
+def test_a_parameter_of_an_enclosing_function_is_no_outer_definition(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/apply.py": (
+            "def func():\n    return 0\n\n\n"
+            "def once(func):\n    def inner():\n        return func()\n\n    return inner\n\n\n"
+            "def later(callback):\n    def inner():\n        return callback()\n\n    return inner\n\n\n"
+            "def default(key=func):\n    def inner():\n        return key()\n\n    return inner\n"
+        ),
+        "pkg/other.py": "def callback():\n    return 1\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # `func` in once.inner is once's parameter, not the module's func; `callback` no name-match either
+    assert calls(edges, "pkg/apply.py::once.inner") == set()
+    assert calls(edges, "pkg/apply.py::later.inner") == set()
+    # a default that names a definition still tells
+    assert ("pkg/apply.py", "func", "local") in calls(edges, "pkg/apply.py::default.inner")
+
+
+def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/errors.py": (
+            "class ParseError(Exception):\n    def __init__(self, line):\n        self.line = line\n\n\n"
+            "class EmptyKeyError(ParseError):\n    def __init__(self, line):\n        super().__init__(line)\n"
+        ),
+        "pkg/source.py": (
+            "from .errors import ParseError\n\n\n"
+            "def parse_error(exception: 'type[ParseError]' = ParseError):\n    return exception(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/source.py::parse_error")
+    assert ("pkg/errors.py", "EmptyKeyError.__init__", "dispatch") in found
+    assert ("pkg/errors.py", "ParseError.__init__", "constructor") in found

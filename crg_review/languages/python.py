@@ -45,7 +45,13 @@ def decorators(node: Any, source: bytes) -> tuple[str, ...]:
     parent = node.parent
     if parent is None or parent.type != "decorated_definition":
         return ()
-    return tuple(_text(c, source)[1:].strip() for c in parent.children if c.type == "decorator")
+    return tuple(_decorator_text(c, source) for c in parent.children if c.type == "decorator")
+
+
+def _decorator_text(decorator: Any, source: bytes) -> str:
+    """The expression of a decorator, without its ``@`` and a comment after it (``@property  # type: ignore``)."""
+    expression = next((c for c in decorator.named_children if c.type != "comment"), None)
+    return _text(expression, source).strip() if expression is not None else _text(decorator, source)[1:].strip()
 
 
 def refine_kind(d: Definition) -> str:
@@ -194,6 +200,8 @@ _COMPARISONS = frozenset(("<", "<=", "==", "!=", ">=", ">"))
 _MEMBERSHIP = frozenset(("in", "not in"))
 _CAST = re.compile(r"(^|[.])cast$")
 _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
+_PARTIAL = re.compile(r"(^|[.])partial$")
+_UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
 Item = tuple[str, Any, Any]
 
 
@@ -231,9 +239,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if kind == "call":  # f(...)(...): `type(self)(...)`, `getattr(obj, name)(...)`
         inner = function.child_by_field_name("function")
         inner_args = function.child_by_field_name("arguments")
-        if inner is None or inner_args is None or inner.type != "identifier" or inner_args.type != "argument_list":
+        if inner is None or inner_args is None or inner.type not in _NAMES or inner_args.type != "argument_list":
             return []
-        called = source[inner.start_byte : inner.end_byte]
+        called = source[inner.start_byte : inner.end_byte] if inner.type == "identifier" else b""
         if called == b"type":
             # ((call function: (call function: (identifier) @_type arguments: (argument_list . (identifier) @name .)))
             #   @reference.typecall (#eq? @_type "type"))
@@ -244,7 +252,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
             lookup = _lookup(inner_args)
             if lookup is not None:
                 return [("getattrcall", lookup[1], lookup[0])]
-        return []
+        # (call function: (call function: [(identifier) (attribute)]) @receiver) @reference.callresult: what
+        # `make(...)` returns is called (its __call__, or a function it returns; made in finalize)
+        return [("callresult", function, function)]
     if kind not in _NAMES:
         return []
     # (call function: [(identifier) (attribute)] @callee arguments: (argument_list) @args) @reference.call
@@ -254,6 +264,22 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if args.type != "argument_list":
         return []
     out: list[Item] = [("call", function, args)]
+    out.extend(_callbacks(function, args, source))
+    if kind == "attribute":
+        # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
+        #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
+        #   look-up hashes its key (made in finalize, for a typed key)
+        method = function.child_by_field_name("attribute")
+        container = function.child_by_field_name("object")
+        first = _named_child(args, 0)
+        if (
+            method is not None
+            and container is not None
+            and first is not None
+            and first.type in _NAMES
+            and source[method.start_byte : method.end_byte] in _KEYED_METHODS
+        ):
+            out.append(("keyarg", first, container))
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
         if called == b"getattr":  # @reference.getattr, as above
@@ -294,6 +320,62 @@ def _call(node: Any, source: bytes) -> list[Item]:
         if second is not None and second.type in _OPERANDS:
             out.append(("equality", second, second))
     return out
+
+
+#: functions of the standard library that call a function they are given before they return (``sorted``) or
+#: while their result is iterated (``map``), mostly where they are called: the position of that argument
+#: (None: only as a keyword) and its keyword
+_CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
+    b"map": (0, b""),
+    b"filter": (0, b""),
+    b"reduce": (0, b""),
+    b"takewhile": (0, b""),
+    b"dropwhile": (0, b""),
+    b"filterfalse": (0, b""),
+    b"starmap": (0, b""),
+    b"accumulate": (1, b"func"),
+    b"groupby": (1, b"key"),
+    b"sorted": (None, b"key"),
+    b"min": (None, b"key"),
+    b"max": (None, b"key"),
+    b"nsmallest": (None, b"key"),
+    b"nlargest": (None, b"key"),
+    b"sort": (None, b"key"),
+}
+#: methods of a mapping that look their first argument up as a key
+_KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
+#: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
+_CALLBACK_MODULES = frozenset((b"functools", b"itertools", b"heapq"))
+
+
+def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
+    """A function given by name to a standard one that calls it (``map(f, xs)``, ``sorted(xs, key=f)``,
+    ``functools.reduce(f, xs)``): ``(call function: ... @_hof arguments: (argument_list . [(identifier)
+    (attribute)] @name)) @reference.callback``, and the same for the keyword argument."""
+    name = function.child_by_field_name("attribute") if function.type == "attribute" else function
+    if name is None:
+        return []
+    called = source[name.start_byte : name.end_byte]
+    spec = _CALLBACK_ARGUMENTS.get(called)
+    if spec is None:
+        return []
+    if function.type == "attribute" and called != b"sort":
+        module = function.child_by_field_name("object")
+        if module is None or source[module.start_byte : module.end_byte] not in _CALLBACK_MODULES:
+            return []
+    position, keyword = spec
+    given = _named_child(args, position) if position is not None else None
+    if given is not None and given.type == "keyword_argument":
+        given = None
+    if given is None and keyword:
+        for arg in args.named_children:
+            key = arg.child_by_field_name("name") if arg.type == "keyword_argument" else None
+            if key is not None and source[key.start_byte : key.end_byte] == keyword:
+                given = arg.child_by_field_name("value")
+                break
+    if given is None or given.type not in _NAMES:
+        return []
+    return _member("callback", given)
 
 
 def _subscript(kind: str, node: Any) -> list[Item]:
@@ -347,6 +429,9 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                 # `T = TypeVar("T", bound=B)`: (assignment left: (identifier) @name right: (call function: ... @_typevar
                 #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
                 #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
+                # `f = functools.partial(g, ...)`: calling f calls g, ... (#match? @_partial "(^|[.])partial$")
+                if first is not None and first.type in _NAMES and _PARTIAL.search(called_name):
+                    out.append(("alias", left, first))
                 if left_kind == "identifier" and _TYPEVAR.search(called_name):
                     for arg in args.named_children:
                         if arg.type != "keyword_argument":
@@ -361,10 +446,31 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                             and value.type in _BOUNDS
                         ):
                             out.append(("alias", left, value))
+    # (assignment left: (attribute object: (identifier) @receiver attribute: (identifier) @name)) @reference.store:
+    # `self.x = v` runs the __set__ of a descriptor the class body makes x (kept for `self` alone, in finalize)
+    if left_kind == "attribute":
+        out.extend(_member("store", left))
     # (assignment left: (subscript ...)) @reference.setitem
     if left_kind == "subscript":
         out.extend(_subscript("setitem", left))
     return out
+
+
+def _updated_wrapper(function: Any, call: Any, source: bytes) -> Any:
+    """The wrapper ``functools.update_wrapper(wrapper, wrapped)`` returns, a name (through ``cast(T, wrapper)``):
+    ``(call function: ... @_update arguments: (argument_list . [(identifier) (call function: ... @_cast
+    arguments: (argument_list (_) . (identifier) @receiver))]))`` (#match? @_update "(^|[.])update_wrapper$")."""
+    if not _UPDATE_WRAPPER.search(source[function.start_byte : function.end_byte].decode("utf-8", "replace")):
+        return None
+    args = call.child_by_field_name("arguments")
+    first = _named_child(args, 0) if args is not None else None
+    if first is not None and first.type == "call":
+        cast = _called_function(first)
+        cast_args = first.child_by_field_name("arguments")
+        if cast is None or cast_args is None or not _CAST.search(source[cast.start_byte : cast.end_byte].decode()):
+            return None
+        first = _named_child(cast_args, 1)
+    return first if first is not None and first.type == "identifier" else None
 
 
 def _field_type(node: Any, field: str) -> str:
@@ -399,17 +505,19 @@ def _comparison(node: Any) -> list[Item]:
     #   @reference.operator
     # (comparison_operator ["<" "<=" "==" "!=" ">=" ">"] @name . [(identifier) (attribute) (call)] @receiver)
     #   @reference.roperator
-    # (comparison_operator (_) ["in" "not in"] @name . [(identifier) (attribute) (call)] @receiver) @reference.contains
+    # (comparison_operator [(identifier) (attribute) (call)]? @name . ["in" "not in"] . [(identifier) (attribute)
+    #   (call)] @receiver) @reference.contains (@name: the key, else the operator)
     children = node.children
     out: list[Item] = []
     if len(children) > 1 and children[0].type in _OPERANDS and children[1].type in _COMPARISONS:
         out.append(("operator", children[1], children[0]))
-    for operator, operand in pairwise(children):
+    for i, (operator, operand) in enumerate(pairwise(children)):
         if operand.type in _OPERANDS:
             if operator.type in _COMPARISONS:
                 out.append(("roperator", operator, operand))
             elif operator.type in _MEMBERSHIP:
-                out.append(("contains", operator, operand))
+                key = children[i - 1] if i > 0 and children[i - 1].type in _OPERANDS else operator
+                out.append(("contains", key, operand))
     return out
 
 
@@ -436,10 +544,10 @@ def _with_item(node: Any) -> list[Item]:
     return out
 
 
-def _for(node: Any, statement: bool) -> list[Item]:
+def _for(node: Any) -> list[Item]:
     # (for_statement left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver)
     #   (identifier) @receiver (attribute) @receiver]) @reference.element, and the same in for_in_clause
-    # (for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate
+    # (for_statement right: [(identifier) (attribute) (call)] @name) @reference.iterate, and in for_in_clause
     out: list[Item] = []
     left = node.child_by_field_name("left")
     for right in node.children_by_field_name("right"):  # several in a comprehension's `for x in a, b`
@@ -450,9 +558,20 @@ def _for(node: Any, statement: bool) -> list[Item]:
             receiver = _called_function(right) if kind == "call" else right
             if receiver is not None:
                 out.append(("element", left, receiver))
-        if statement:
-            out.append(("iterate", right, None))
+        # a comprehension iterates its iterables too (run by its owner: it is no function of its own)
+        out.append(("iterate", right, None))
     return out
+
+
+def _interpolation(node: Any) -> list[Item]:
+    # (interpolation expression: [(identifier) (attribute) (call)] @receiver [(type_conversion) (format_specifier)]?
+    #   @name) @reference.format: `f"{x}"` runs format(x, ""), x.__format__ (object's calls x.__str__), `{x!r}`
+    #   x.__repr__, `{x:>3}` x.__format__ (made in finalize from the text of @name: the conversion, the spec, or x)
+    expression = node.child_by_field_name("expression")
+    if expression is None or expression.type not in _OPERANDS:
+        return []
+    how = node.child_by_field_name("type_conversion") or node.child_by_field_name("format_specifier")
+    return [("format", how if how is not None else expression, expression)]
 
 
 def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
@@ -474,9 +593,17 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "returns":
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         function = _called_function(node)
-        return [] if function is None else [("assign", caps["name"][0], function)]
+        if function is None:
+            return []
+        out: list[Item] = [("assign", caps["name"][0], function)]
+        wrapper = _updated_wrapper(function, node, source)
+        if wrapper is not None:  # `return update_wrapper(wrapper, f)` returns wrapper: @reference.alias
+            out.append(("alias", caps["name"][0], wrapper))
+        return out
     if what == "for_statement" or what == "for_in_clause":
-        return _for(node, what == "for_statement")
+        return _for(node)
+    if what == "interpolation":
+        return _interpolation(node)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
@@ -515,6 +642,9 @@ PROTOCOL_BUILTINS.update(
     (name, "__iter__")
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
+
+#: what an f-string's ``{x!r}``, ``{x!s}``, ``{x!a}`` and ``{x}`` run (``{x:spec}`` runs x.__format__ alone)
+_FORMAT_METHODS = {"!r": ("__repr__",), "!a": ("__repr__",), "!s": ("__str__",), "": ("__format__", "__str__")}
 
 _PROPERTIES = frozenset(("property", "cached_property"))
 #: subscripts and membership: the method of the subscripted (or searched) object they run
@@ -588,14 +718,27 @@ def finalize(result: ParseResult) -> None:
             refs.append(Reference("call", "__enter__", receiver, r.line, r.scope, 0, ()))
             refs.append(Reference("call", "__exit__", receiver, r.line, r.scope, 3, ()))
             continue
+        if r.kind == "callresult":
+            receiver = _one_line(r.receiver)
+            if _made_by_call(receiver):
+                refs.append(Reference("call", "__call__", receiver, r.line, r.scope, None, ()))
+            continue
         if r.kind == "typecall":  # type(self)(...)
             if r.name in ("self", "cls"):
                 refs.append(Reference("call", "__class__", r.name, r.line, r.scope, None, ()))
             continue
         if r.kind == "iterate":  # `for _ in EXPR` runs EXPR.__iter__()
             receiver = _one_line(r.name)
-            if receiver in typed or _made_by_call(receiver):
+            if receiver in typed or receiver == "self" or _made_by_call(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
+            continue
+        if r.kind == "store" and r.receiver != "self":
+            continue
+        if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
+            key = _one_line(r.name)
+            if key in typed and key != r.receiver:
+                refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
+                refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
         if r.kind in SUBSCRIPT_METHODS:
             # `x[k] = v` runs x.__setitem__(k, v), ... on a typed object or the instance itself (`self[k]`); the
@@ -604,6 +747,10 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
                 arity = 2 if r.kind == "setitem" else 1
                 refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
+            key = _one_line(r.name)
+            if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
+                refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
+                refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
         if r.kind == "truth":
             # `if x:` runs x.__bool__(), or x.__len__() when its class has no __bool__
@@ -612,12 +759,18 @@ def finalize(result: ParseResult) -> None:
                 refs.append(Reference("call", "__bool__", receiver, r.line, r.scope, 0, ()))
                 refs.append(Reference("call", "__len__", receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind == "format":
+            if r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver):
+                how = r.name[:2]  # the conversion, the spec or the value (see _interpolation)
+                for method in _FORMAT_METHODS.get(how, ("__format__",) if how[:1] == ":" else _FORMAT_METHODS[""]):
+                    refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0, ()))
+            continue
         if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
             r = r._replace(kind="operator", name="==")
         if r.kind in ("operator", "roperator", "protocol"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
-            if method and (r.receiver in typed or _made_by_call(r.receiver)):
+            if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
             continue
         refs.append(r)
@@ -680,10 +833,13 @@ def _drop_unused_facts(result: ParseResult) -> None:
             used.add((r.scope, r.receiver.split(".", 1)[0].split("(", 1)[0]))
         if r.kind in ("call", "with", "iterate"):
             used.add((r.scope, r.name.split(".", 1)[0].split("(", 1)[0]))
+    # what a called function returns may be a nested function that is called in turn (`@factory(...)` returns
+    # `decorator`, which returns `wrapper`): keep the returns of the functions nested in called ones too
+    kept = {q for q, name in functions.items() if name in called or functions.get(q.rpartition(".")[0]) in called}
     result.references = [
         r
         for r in result.references
-        if not (r.name == "return" and r.kind in ("assign", "alias") and functions.get(r.scope) not in called)
+        if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
 
@@ -703,9 +859,14 @@ def _protocol_method(kind: str, name: str) -> str:
 def _typed_values(result: ParseResult) -> set[str]:
     """Variables the file states a type or a value for (``x = f()``, ``x: T``, ``x = y``, ``for x in``): a
     call of one, or an operator or a loop on one, may run a method of a repository class. A class body's
-    ``x: T = ...`` also stands for ``self.x`` and ``cls.x``."""
+    ``x: T = ...`` also stands for ``self.x`` and ``cls.x``, and a property of the file for ``self.x`` (what its
+    getter returns: ``self.timer()`` calls it)."""
     classes = {s.qualname for s in result.symbols if s.kind == "class"}
-    out: set[str] = set()
+    out = {
+        f"self.{s.name}"
+        for s in result.symbols
+        if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
+    }
     for r in result.references:
         if r.kind in ("assign", "alias", "element") and r.name != "return":
             out.add(r.name)

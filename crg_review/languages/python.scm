@@ -42,11 +42,14 @@
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.wildcard) @import
 
-; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations, aliases `a = b`, `x = cast(T, v)`,
+; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations, aliases `a = b` and `a = partial(b, ...)`, `x = cast(T, v)`,
 ; `T = TypeVar("T", bound=B)` (T stands for B), `x[k] = v`: expand.assignment
 (assignment) @expand.assignment
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
+; `except E as e` (`except (E, F) as e`): e holds an instance of E (or F)
+(except_clause (as_pattern . [(identifier) (attribute)] @receiver alias: (as_pattern_target (identifier) @name))) @reference.assign
+(except_clause (as_pattern . (tuple [(identifier) (attribute)] @receiver) alias: (as_pattern_target (identifier) @name))) @reference.assign
 ; a parameter's default names what it holds when the caller passes none (`key=keys.hashkey`, `delitem=Base.__delitem__`)
 (default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
 (typed_default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
@@ -59,6 +62,8 @@
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
+; f-string interpolations format their value: `{x}` x.__format__ / x.__str__, `{x!r}` x.__repr__ (made in finalize)
+(interpolation) @expand.interpolation
 ; comparisons likewise (`a < b`: a.__lt__(b) or b.__gt__(a)), and `k in x` (below); builtins that call a protocol
 ; method of their argument (`str(x)`: x.__str__()) are in expand.call
 (comparison_operator) @expand.comparison
