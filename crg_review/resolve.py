@@ -916,7 +916,7 @@ class Resolver:
         ).fetchall()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element"):
+            if kind in ("assign", "alias", "element", "holds", "reads"):  # facts for type and table questions
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):

@@ -1007,3 +1007,75 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of
     tests = selected(review(capsys, repo))
     assert "tests/test_table.py::test_pipe" in tests
     assert "tests/test_more.py::test_other" not in tests
+
+
+def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_the_table(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "def _pipe_line(widths):\n    return '|'.join('-' * w for w in widths)\n\n\n"
+        "class Format:\n    def __init__(self, line):\n        self.line = line\n\n\n"
+        "FORMATS = {\n    'pipe': Format(\n        line=_pipe_line,\n    ),\n}\n"
+        "names = sorted(FORMATS.keys())\n\n\n"
+        "def render(name, widths):\n    return FORMATS.get(name).line(widths)\n\n\n"
+        "def width(widths):\n    return sum(widths)\n",
+    )
+    # a re-export under another name, read by a subscript in a third module
+    write(repo, "pkg/defaults.py", "from pkg.fmt import FORMATS as DEFAULT_FORMATS  # noqa: F401\n")
+    write(repo, "pkg/env.py", "from pkg.defaults import DEFAULT_FORMATS\n\n\ndef line_of(name):\n    return DEFAULT_FORMATS[name].line\n")
+    write(repo, "tests/test_table.py", "from pkg.fmt import render\n\n\ndef test_pipe():\n    assert render('pipe', [1])\n")
+    write(repo, "tests/test_env.py", "from pkg.env import line_of\n\n\ndef test_line():\n    assert line_of('pipe')([1])\n")
+    write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
+    commit(repo, "formats")
+    edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
+    tests = selected(review(capsys, repo))
+    # the readers of FORMATS (render, and line_of through the re-export) call _pipe_line; width imports the
+    # module but never reads the table
+    assert "tests/test_table.py::test_pipe" in tests
+    assert "tests/test_env.py::test_line" in tests
+    assert "tests/test_width.py::test_width" not in tests
+
+
+def test_a_function_a_module_body_hands_to_a_call_is_still_reached_through_the_importers_of_the_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "HOOKS = []\n\n\ndef register(f):\n    HOOKS.append(f)\n\n\n"
+        "def _pipe_line(widths):\n    return '|'.join('-' * w for w in widths)\n\n\n"
+        "FORMATS = {'pipe': _pipe_line}\nregister(_pipe_line)\n\n\n"
+        "def width(widths):\n    return sum(widths)\n",
+    )
+    write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
+    commit(repo, "formats")
+    edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
+    # register() keeps it where the graph cannot follow: any importer of the module may run it
+    assert "tests/test_width.py::test_width" in selected(review(capsys, repo))
+
+
+def test_a_called_function_also_stored_in_a_table_does_not_reach_every_importer_of_the_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/checks.py",
+        "def check_v4(value):\n    return value.count('.') == 3\n\n\n"
+        "def check_any(value):\n    return check_v4(value) or ':' in value\n\n\n"
+        "CHECKS = {'v4': [check_v4], 'any': [check_any]}\n\n\n"
+        "def checks_for(kind):\n    return CHECKS[kind]\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(repo, "tests/test_checks.py", "from pkg.checks import checks_for\n\n\ndef test_v4():\n    assert checks_for('v4')[0]('1.2.3.4')\n")
+    write(repo, "tests/test_plain.py", "from pkg.checks import plain\n\n\ndef test_plain():\n    assert plain(1) == 1\n")
+    commit(repo, "checks")
+    edit(repo, "pkg/checks.py", "    return value.count('.') == 3\n", "    return value.count('.') >= 3\n")
+    tests = selected(review(capsys, repo))
+    # the reference in CHECKS made the module check_v4's caller, and so every test importing pkg.checks
+    assert "tests/test_checks.py::test_v4" in tests
+    assert "tests/test_plain.py::test_plain" not in tests
