@@ -778,7 +778,36 @@ class Graph:
         ]
         if not holds or any(not r[3] for r in holds):
             return None
-        todo = deque((module.file_id, module.id, r[3]) for r in holds)
+        return self._readers_of(module, fn, [r[3] for r in holds], edge.confidence)
+
+    def instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a method Python runs on instances later (``__call__``, a framework hook: Graph.constructed_via
+        gives the construction as its caller) and an instance the module body makes: the readers of the
+        variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
+        ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
+        key = (module.id, method.id)
+        if key not in self._table_readers:
+            self._table_readers[key] = self._find_instance_readers(module, method, edge)
+        return self._table_readers[key]
+
+    def _find_instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        if method.kind != "method" or method.parent_id is None or method.name in _CONSTRUCTORS:
+            return None
+        classes = {method.parent_id, *self._transitive(method.parent_id, "subclasses")}
+        names = {n.name for n in self.nodes(classes).values()}
+        made = [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "assign" and r[4] == edge.line and r[3].rpartition(".")[2] in names
+        ]
+        if not made or any("." in name or "[" in name for name in made):
+            return None
+        return self._readers_of(module, method, made, edge.confidence)
+
+    def _readers_of(self, module: Node, fn: Node, variables: list[str], confidence: float) -> list[EdgeIn] | None:
+        """The scopes reading module-level ``variables`` of ``module`` (see :meth:`table_readers`) as edges into
+        ``fn``; None when the module body itself uses one of them."""
+        todo = deque((module.file_id, module.id, v) for v in variables)
         seen: set[tuple[int, str]] = set()
         readers: dict[int, int] = {}  # scope → line of its first read
         while todo:
@@ -812,7 +841,7 @@ class Graph:
                     readers.setdefault(scope, line)
                 elif importer_module is not None:
                     todo.append((importer, importer_module, imported))
-        return [EdgeIn(scope, fn.id, "ref", edge.confidence, "stored", line) for scope, line in sorted(readers.items())]
+        return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
         """(scope, kind, name, receiver, line) of a file's references."""
@@ -1501,9 +1530,10 @@ def walk_tests(
             # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which only
             # the module's importers can
             stored = node.kind in _FUNCTION_KINDS and all(e.kind == "ref" for e in edges)
-            if node.kind in _FUNCTION_KINDS and any(e.kind == "ref" for e in edges):
+            if node.kind in _FUNCTION_KINDS and any(cache[e.src].kind == "module" for e in edges if e.src in cache):
                 # where the graph knows who reads that table, those scopes stand for the module, whose
-                # importers (every module above it, often the whole suite) the walk would take otherwise
+                # importers (every module above it, often the whole suite) the walk would take otherwise;
+                # likewise for an instance the module makes and stores, for a method run on it later
                 edges = _through_tables(graph, node, edges)
                 missing = [e.src for e in edges if e.src not in cache]
                 if missing:
@@ -1558,13 +1588,19 @@ def walk_tests(
 
 
 def _through_tables(graph: Graph, fn: Node, edges: list[EdgeIn]) -> list[EdgeIn]:
-    """``edges`` into a function only named, with each confident reference from a module body replaced by the
-    readers of the variables it is stored in, where :meth:`Graph.table_readers` knows them."""
+    """``edges`` into a function with each confident reference from a module body replaced by the readers of
+    the variables it is stored in (:meth:`Graph.table_readers`), and each construction of an instance by a
+    module body, for a method run on it later, by the readers of the variable holding the instance
+    (:meth:`Graph.instance_readers`), where they are known."""
     out: list[EdgeIn] = []
     for e in edges:
         src = graph._nodes.get(e.src)
-        if src is not None and src.kind == "module" and e.kind == "ref" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
-            readers = graph.table_readers(src, fn, e)
+        if src is not None and src.kind == "module" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
+            readers = None
+            if e.kind == "ref":
+                readers = graph.table_readers(src, fn, e)
+            elif e.kind == "call" and e.resolution != "import-time" and fn.kind == "method":
+                readers = graph.instance_readers(src, fn, e)
             if readers is not None:
                 out += readers
                 continue

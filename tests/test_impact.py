@@ -1079,3 +1079,26 @@ def test_a_called_function_also_stored_in_a_table_does_not_reach_every_importer_
     # the reference in CHECKS made the module check_v4's caller, and so every test importing pkg.checks
     assert "tests/test_checks.py::test_v4" in tests
     assert "tests/test_plain.py::test_plain" not in tests
+
+
+def test_a_method_run_on_an_instance_a_module_stores_is_reached_through_the_readers_of_the_instance(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/checks.py",
+        "class Checker:\n    def __init__(self, sep):\n        self.sep = sep\n\n"
+        "    def __call__(self, value):\n        return self.sep in value\n\n\n"
+        "check_email = Checker('@')\n\n\n"
+        "def clean(value):\n    return check_email(value)\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(repo, "tests/test_clean.py", "from pkg.checks import clean\n\n\ndef test_clean():\n    assert clean('a@b')\n")
+    write(repo, "tests/test_plain.py", "from pkg.checks import plain\n\n\ndef test_plain():\n    assert plain(1) == 1\n")
+    commit(repo, "checks")
+    edit(repo, "pkg/checks.py", "        return self.sep in value\n", "        return value.count(self.sep) == 1\n")
+    tests = selected(review(capsys, repo))
+    # making the instance at import runs __init__, not __call__: whoever uses check_email calls it
+    assert "tests/test_clean.py::test_clean" in tests
+    assert "tests/test_plain.py::test_plain" not in tests
