@@ -810,6 +810,8 @@ class Graph:
         todo = deque((module.file_id, module.id, v) for v in variables)
         seen: set[tuple[int, str]] = set()
         readers: dict[int, int] = {}  # scope → line of its first read
+        guessed: dict[int, int] = {}  # the same for reads by attribute name only
+        asked: set[str] = set()
         while todo:
             fid, mid, variable = todo.popleft()
             if (fid, variable) in seen:
@@ -841,7 +843,29 @@ class Graph:
                     readers.setdefault(scope, line)
                 elif importer_module is not None:
                     todo.append((importer, importer_module, imported))
-        return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
+            if variable not in asked:
+                asked.add(variable)
+                # a module object read by attribute where its type is unknown: `getattr(urlconf_module,
+                # "urlpatterns")`, `settings_module.FORMATS` (matched by name, anywhere)
+                guessed.update(self._attribute_readers(variable, fn.id))
+        edges = [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
+        guess = min(confidence, RECEIVER_GUESS_CONFIDENCE)
+        return edges + [
+            EdgeIn(scope, fn.id, "ref", guess, "stored-name-match", line)
+            for scope, line in sorted(guessed.items())
+            if scope not in readers
+        ]
+
+    def _attribute_readers(self, variable: str, exclude: int) -> dict[int, int]:
+        """Scopes reading ``obj.variable`` (or calling it) on any receiver, with a line."""
+        out: dict[int, int] = {}
+        for scope, line in self.conn.execute(
+            "SELECT scope_id, line FROM refs WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
+            (variable,),
+        ):
+            if scope != exclude:
+                out.setdefault(scope, line)
+        return out
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
         """(scope, kind, name, receiver, line) of a file's references."""

@@ -1102,3 +1102,23 @@ def test_a_method_run_on_an_instance_a_module_stores_is_reached_through_the_read
     # making the instance at import runs __init__, not __call__: whoever uses check_email calls it
     assert "tests/test_clean.py::test_clean" in tests
     assert "tests/test_plain.py::test_plain" not in tests
+
+
+def test_a_table_a_module_object_is_read_from_by_name_is_read_by_whoever_reads_that_attribute(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/views.py", "def index(request):\n    return 'index'\n")
+    write(repo, "pkg/conf.py", "def path(route, view):\n    return (route, view)\n")
+    write(repo, "pkg/urls.py", "from pkg import views\nfrom pkg.conf import path\n\nurlpatterns = [path('', views.index)]\n")
+    write(
+        repo,
+        "pkg/resolver.py",
+        "import importlib\n\n\ndef resolve(conf, request):\n"
+        "    return getattr(importlib.import_module(conf), 'urlpatterns')[0][1](request)\n",
+    )
+    write(repo, "tests/test_resolve.py", "from pkg.resolver import resolve\n\n\ndef test_index():\n    assert resolve('pkg.urls', None)\n")
+    commit(repo, "urls")
+    edit(repo, "pkg/views.py", "    return 'index'\n", "    return 'home'\n")
+    # like django's URL resolver: the module is imported by its dotted name, the table read by its name
+    assert "tests/test_resolve.py::test_index" in selected(review(capsys, repo))
