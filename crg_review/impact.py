@@ -1785,6 +1785,8 @@ def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
     _scope, kind, name, receiver, _line = ref
     if kind == "assign" or kind == "alias":
         return _starts_with(receiver, variable)
+    if kind == "holds":  # the receiver is where the value goes
+        return _starts_with(name, variable)
     if not receiver:
         return _starts_with(name, variable)
     return _starts_with(receiver, variable) or f"{receiver}.{name}" == variable

@@ -1021,7 +1021,9 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_t
         "FORMATS = {\n    'pipe': Format(\n        line=_pipe_line,\n    ),\n}\n"
         "names = sorted(FORMATS.keys())\n\n\n"
         "def render(name, widths):\n    return FORMATS.get(name).line(widths)\n\n\n"
-        "def width(widths):\n    return sum(widths)\n",
+        "def width(widths):\n    return sum(widths)\n\n\n"
+        "ALL = [FORMATS]\n\n\n"
+        "def first_line(name):\n    return ALL[0][name].line\n",
     )
     # a re-export under another name, read by a subscript in a third module
     write(repo, "pkg/defaults.py", "from pkg.fmt import FORMATS as DEFAULT_FORMATS  # noqa: F401\n")
@@ -1029,13 +1031,15 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_t
     write(repo, "tests/test_table.py", "from pkg.fmt import render\n\n\ndef test_pipe():\n    assert render('pipe', [1])\n")
     write(repo, "tests/test_env.py", "from pkg.env import line_of\n\n\ndef test_line():\n    assert line_of('pipe')([1])\n")
     write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
+    write(repo, "tests/test_all.py", "from pkg.fmt import first_line\n\n\ndef test_first():\n    assert first_line('pipe')([1])\n")
     commit(repo, "formats")
     edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
     tests = selected(review(capsys, repo))
-    # the readers of FORMATS (render, and line_of through the re-export) call _pipe_line; width imports the
-    # module but never reads the table
+    # the readers of FORMATS (render, line_of through the re-export, first_line through the copy in ALL) call
+    # _pipe_line; width imports the module but never reads the table
     assert "tests/test_table.py::test_pipe" in tests
     assert "tests/test_env.py::test_line" in tests
+    assert "tests/test_all.py::test_first" in tests
     assert "tests/test_width.py::test_width" not in tests
 
 
