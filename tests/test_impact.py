@@ -1032,6 +1032,8 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_t
     write(repo, "tests/test_env.py", "from pkg.env import line_of\n\n\ndef test_line():\n    assert line_of('pipe')([1])\n")
     write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
     write(repo, "tests/test_all.py", "from pkg.fmt import first_line\n\n\ndef test_first():\n    assert first_line('pipe')([1])\n")
+    write(repo, "pkg/cli.py", "from pkg import fmt\n\n\ndef show(name):\n    return fmt.FORMATS[name].line\n")
+    write(repo, "tests/test_cli.py", "from pkg.cli import show\n\n\ndef test_show():\n    assert show('pipe')([1])\n")
     commit(repo, "formats")
     edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
     tests = selected(review(capsys, repo))
@@ -1040,6 +1042,7 @@ def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_t
     assert "tests/test_table.py::test_pipe" in tests
     assert "tests/test_env.py::test_line" in tests
     assert "tests/test_all.py::test_first" in tests
+    assert "tests/test_cli.py::test_show" in tests  # `from pkg import fmt`, then `fmt.FORMATS[name]`
     assert "tests/test_width.py::test_width" not in tests
 
 
@@ -1108,7 +1111,7 @@ def test_a_method_run_on_an_instance_a_module_stores_is_reached_through_the_read
     assert "tests/test_plain.py::test_plain" not in tests
 
 
-def test_a_table_a_module_object_is_read_from_by_name_is_read_by_whoever_reads_that_attribute(
+def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its_module(
     tmp_path: Path, capsys: Any
 ) -> None:
     repo = project(tmp_path)
@@ -1121,8 +1124,14 @@ def test_a_table_a_module_object_is_read_from_by_name_is_read_by_whoever_reads_t
         "import importlib\n\n\ndef resolve(conf, request):\n"
         "    return getattr(importlib.import_module(conf), 'urlpatterns')[0][1](request)\n",
     )
-    write(repo, "tests/test_resolve.py", "from pkg.resolver import resolve\n\n\ndef test_index():\n    assert resolve('pkg.urls', None)\n")
+    write(
+        repo,
+        "tests/test_urls.py",
+        "from pkg import urls\nfrom pkg.resolver import resolve\n\n\n"
+        "def test_index():\n    assert urls and resolve('pkg.urls', None)\n",
+    )
     commit(repo, "urls")
     edit(repo, "pkg/views.py", "    return 'index'\n", "    return 'home'\n")
-    # like django's URL resolver: the module is imported by its dotted name, the table read by its name
-    assert "tests/test_resolve.py::test_index" in selected(review(capsys, repo))
+    # like django's URL resolver, resolve() imports the module by its dotted name and reads the table by its
+    # name: no import says so, and the walk keeps the importers of pkg.urls rather than no reader at all
+    assert "tests/test_urls.py::test_index" in selected(review(capsys, repo))
