@@ -276,7 +276,8 @@ class Graph:
         self._modules: dict[int, int | None] = {}
         self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
-        self._table_readers: dict[tuple[int, int, str], list[EdgeIn] | None] = {}
+        self._bindings: dict[int, frozenset[str]] = {}
+        self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
 
     # nodes and edges
 
@@ -765,7 +766,7 @@ class Graph:
         known, and the caller takes the module's importers; likewise when the module names ``fn`` under
         another name (an import alias) or names something else that leads to it (its class, for a special
         method run on the class's instances: who makes them is not who reads the table)."""
-        key = (module.id, fn.id, "table")
+        key = (module.id, fn.id, 0, edge.confidence)
         if key not in self._table_readers:
             self._table_readers[key] = self._find_table_readers(module, fn, edge)
         return self._table_readers[key]
@@ -785,7 +786,7 @@ class Graph:
         gives the construction as its caller) and an instance the module body makes: the readers of the
         variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
         ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
-        key = (module.id, method.id, "instance")
+        key = (module.id, method.id, edge.line, edge.confidence)  # one instance per construction
         if key not in self._table_readers:
             self._table_readers[key] = self._find_instance_readers(module, method, edge)
         return self._table_readers[key]
@@ -858,15 +859,29 @@ class Graph:
         return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
 
     def _attribute_readers(self, variable: str, exclude: int) -> dict[int, int]:
-        """Scopes reading ``obj.variable`` (or calling it) on any receiver, with a line."""
+        """Scopes reading ``obj.variable`` (or calling it), with a line, where ``obj`` is not a dotted name an
+        import of the file binds (``uuid.UUID`` is another module's; an import of this one is followed as such)."""
         out: dict[int, int] = {}
-        for scope, line in self.conn.execute(
-            "SELECT scope_id, line FROM refs WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
+        for scope, line, receiver, file_id in self.conn.execute(
+            "SELECT scope_id, line, receiver, file_id FROM refs"
+            " WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
             (variable,),
         ):
-            if scope != exclude:
+            bound = all(p.isidentifier() for p in receiver.split(".")) and (
+                receiver.partition(".")[0] in self._import_bindings(file_id)
+            )
+            if scope != exclude and not bound:  # `importlib.import_module(conf).V` is no import's
                 out.setdefault(scope, line)
         return out
+
+    def _import_bindings(self, file_id: int) -> frozenset[str]:
+        """The names a file's imports bind (in any scope)."""
+        if file_id not in self._bindings:
+            self._bindings[file_id] = frozenset(
+                r[1] or (r[0] if r[0] and r[0] != "*" else r[2].partition(".")[0])
+                for r in self.conn.execute("SELECT name, alias, module FROM imports WHERE file_id=?", (file_id,))
+            )
+        return self._bindings[file_id]
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
         """(scope, kind, name, receiver, line) of a file's references."""
@@ -885,6 +900,8 @@ class Graph:
         line goes into the file, or when it names the module's last component: the resolver sends a re-exported
         name (``from .defaults import DEFAULT_FILTERS``) to where it is defined, not through the module."""
         stem = module_name.rpartition(".")[2]  # a module symbol's name is its dotted module name
+        path = self.conn.execute("SELECT path FROM files WHERE id=?", (file_id,)).fetchone()
+        package = path is not None and posixpath.basename(path[0]) == "__init__.py"
         lines = {
             (r[0], r[1])  # plain tuples: the store's connection makes sqlite3.Row objects
             for r in self.conn.execute(
@@ -894,12 +911,14 @@ class Graph:
         }
         rows = self.conn.execute(
             "SELECT scope_id, file_id, line, module, module_tail, name, alias FROM imports"
-            " WHERE (name IN (?, ?, '*') OR (name IS NULL AND module_tail=?)) AND file_id != ?",
-            (variable, stem, stem, file_id),
+            " WHERE (name IN (?, ?, '*') OR (name IS NULL AND (module_tail=? OR module=? OR module LIKE ? ESCAPE '\\')))"
+            " AND file_id != ?",
+            (variable, stem, stem, stem, _like(stem) + ".%", file_id),
         ).fetchall()
         out: list[tuple[int, int, int, str]] = []
         for scope, importer, line, module, tail, name, alias in rows:
-            if (importer, line) not in lines and tail != stem and not (name == stem and not module.strip(".")):
+            top = package and name is None and module.partition(".")[0] == stem
+            if (importer, line) not in lines and tail != stem and not top and not (name == stem and not module.strip(".")):
                 continue
             if name == variable and (tail == stem or (importer, line) in lines):  # `from mod import V [as A]`
                 out.append((scope, importer, line, alias or variable))
@@ -907,6 +926,8 @@ class Graph:
                 out.append((scope, importer, line, variable))
             elif name is None and tail == stem:  # `import pkg.mod [as m]`
                 out.append((scope, importer, line, f"{alias or module}.{variable}"))
+            elif name is None and not alias and package and module.partition(".")[0] == stem:
+                out.append((scope, importer, line, f"{stem}.{variable}"))  # `import pkg.sub` binds pkg too
             elif name == stem and name != variable:  # `from pkg import mod [as m]`
                 out.append((scope, importer, line, f"{alias or name}.{variable}"))
         return out
