@@ -23,9 +23,7 @@ __all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
 log = logging.getLogger(__name__)
 
-# 4: Python files record `holds` and `reads` references (what module-level statements store, and reads of
-# module-level tables); a version 3 index lacks them for every file, so it is rebuilt (no migration can parse)
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
