@@ -23,6 +23,7 @@ import io
 import json
 import logging
 import posixpath
+import re
 import sqlite3
 import time
 from collections import deque
@@ -154,6 +155,11 @@ _COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
 _INERT_BASES = frozenset(
     ("object", "Generic", "Protocol", "ABC", "Exception", "BaseException", "NamedTuple", "TypedDict", "Enum")
 )
+#: calls on a module-level table that hand out none of its values (`FORMATS.keys()`) or store into it
+#: (`FILTERS.update({...})`, as python.STORING_METHODS): a module body making them calls nothing it holds
+_TABLE_KEEPING = frozenset(
+    ("keys", "__len__", "__contains__", "__bool__", "update", "append", "extend", "insert", "add", "setdefault", "__setitem__")
+)
 _PLAIN_DECORATORS = frozenset(("staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod"))
 _KIND_ORDER = {"call": 0, "dispatch": 1, "inherit": 2, "fixture": 3, "ref": 4, "override": 5, "import": 6}
 
@@ -277,6 +283,9 @@ class Graph:
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
         self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+        self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
+        self._bindings: dict[int, frozenset[str]] = {}
+        self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
 
     # nodes and edges
 
@@ -784,6 +793,181 @@ class Graph:
         return [
             EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)
         ]
+
+    def table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a function the module body names (``edge``) without calling it: the scopes that read the
+        module-level variables the naming statements store it in (``FORMATS = {"pipe": Format(line=fn)}``;
+        ``FORMATS.get(name)`` in a function of the module, or of a module importing ``FORMATS``, also under an
+        alias or through a re-export), as edges into ``fn``. None when some statement does something else
+        with it (``register(fn)``, ``obj.attr = fn``, a module body reading the table): what runs it is not
+        known, and the caller takes the module's importers; likewise when the module names ``fn`` under
+        another name (an import alias) or names something else that leads to it (its class, for a special
+        method run on the class's instances: who makes them is not who reads the table)."""
+        key = (module.id, fn.id, 0, edge.confidence)
+        if key not in self._table_readers:
+            self._table_readers[key] = self._find_table_readers(module, fn, edge)
+        return self._table_readers[key]
+
+    def _find_table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        holds = [
+            r
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "holds" and r[2].rpartition(".")[2] == fn.name
+        ]
+        if not holds or any(not r[3] for r in holds):
+            return None
+        return self._readers_of(module, fn, [r[3] for r in holds], edge.confidence)
+
+    def instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a method Python runs on instances later (``__call__``, a framework hook: Graph.constructed_via
+        gives the construction as its caller) and an instance the module body makes: the readers of the
+        variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
+        ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
+        key = (module.id, method.id, edge.line, edge.confidence)  # one instance per construction
+        if key not in self._table_readers:
+            self._table_readers[key] = self._find_instance_readers(module, method, edge)
+        return self._table_readers[key]
+
+    def _find_instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        if method.kind != "method" or method.parent_id is None or method.name in _CONSTRUCTORS:
+            return None
+        classes = {method.parent_id, *self._transitive(method.parent_id, "subclasses")}
+        names = {n.name for n in self.nodes(classes).values()}
+        made = [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "assign" and r[4] == edge.line and r[3].rpartition(".")[2] in names
+        ]
+        if not made or any("." in name or "[" in name for name in made):
+            return None
+        return self._readers_of(module, method, made, edge.confidence)
+
+    def _readers_of(self, module: Node, fn: Node, variables: list[str], confidence: float) -> list[EdgeIn] | None:
+        """The scopes reading module-level ``variables`` of ``module`` (see :meth:`table_readers`) as edges into
+        ``fn``; None when the module body itself uses one of them, or when a scope no import explains reads
+        one by its name as an attribute."""
+        todo = deque((module.file_id, module.id, v) for v in variables)
+        seen: set[tuple[int, str]] = set()
+        readers: dict[int, int] = {}  # scope → line of its first read
+        guessed: dict[int, int] = {}  # the same for reads by attribute name only
+        asked: set[str] = set()
+        modules: set[int] = set()  # the modules whose bodies were looked at
+        while todo:
+            fid, mid, variable = todo.popleft()
+            if (fid, variable) in seen:
+                continue
+            seen.add((fid, variable))
+            at_import = [r for r in self._refs_of(fid) if _reads_variable(variable, r) and r[0] == mid]
+            stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
+            for scope, kind, name, receiver, line in at_import:
+                if kind == "holds":  # `ALL = [FORMATS, ...]`: another variable holds what this one does
+                    if not receiver:
+                        return None
+                    todo.append((fid, mid, receiver))
+                elif kind in ("assign", "alias") and receiver:  # `DEFAULTS = FORMATS.copy()`, `DEFAULTS = FORMATS`
+                    if "." in name:
+                        return None
+                    todo.append((fid, mid, name))
+                elif kind == "call" and (_table_access(variable, receiver, name) in _TABLE_KEEPING or line in stored_lines):
+                    continue  # `sorted(FORMATS.keys())`, `FILTERS.update(...)`, `DEFAULTS = FORMATS.copy()`
+                elif kind not in ("ref", "attr", "type"):  # the module body uses the table: it may call fn
+                    return None
+            for r in self._refs_of(fid):
+                if r[0] != mid and r[0] != fn.id and _reads_variable(variable, r):
+                    readers.setdefault(r[0], r[4])
+            if "." in variable:
+                continue  # `mod.FORMATS` in an importer: no name other modules import
+            for scope, importer, line, imported in self._importers_of(fid, self.node(mid).name, variable):
+                importer_module = self.module_symbol(importer)
+                if scope != importer_module:  # an import inside a function: that function reads it
+                    readers.setdefault(scope, line)
+                elif importer_module is not None:
+                    todo.append((importer, importer_module, imported))
+            modules.add(mid)
+            if variable not in asked:
+                asked.add(variable)
+                guessed.update(self._attribute_readers(variable, fn.id))
+        if any(scope not in readers and scope not in modules for scope in guessed):
+            # the name is read as an attribute of an object of unknown type where no import explains it: a
+            # module object got by its dotted name (`getattr(urlconf_module, "urlpatterns")`, django's URL
+            # resolver), or a namesake. Those readers hand the table on (`reverse()` reads urlpatterns too):
+            # followed, they took django's set_cookie from 312 tests to 6,614; the module's importers stay
+            return None
+        return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
+
+    def _attribute_readers(self, variable: str, exclude: int) -> dict[int, int]:
+        """Scopes reading ``obj.variable`` (or calling it), with a line, where ``obj`` is not a dotted name an
+        import of the file binds (``uuid.UUID`` is another module's; an import of this one is followed as such)."""
+        out: dict[int, int] = {}
+        for scope, line, receiver, file_id in self.conn.execute(
+            "SELECT scope_id, line, receiver, file_id FROM refs"
+            " WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
+            (variable,),
+        ):
+            bound = all(p.isidentifier() for p in receiver.split(".")) and (
+                receiver.partition(".")[0] in self._import_bindings(file_id)
+            )
+            if scope != exclude and not bound:  # `importlib.import_module(conf).V` is no import's
+                out.setdefault(scope, line)
+        return out
+
+    def _import_bindings(self, file_id: int) -> frozenset[str]:
+        """The names a file's imports bind (in any scope)."""
+        if file_id not in self._bindings:
+            self._bindings[file_id] = frozenset(
+                r[1] or (r[0] if r[0] and r[0] != "*" else r[2].partition(".")[0])
+                for r in self.conn.execute("SELECT name, alias, module FROM imports WHERE file_id=?", (file_id,))
+            )
+        return self._bindings[file_id]
+
+    def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
+        """(scope, kind, name, receiver, line) of a file's references."""
+        if file_id not in self._file_refs:
+            self._file_refs[file_id] = [
+                (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(
+                    "SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (file_id,)
+                )
+            ]
+        return self._file_refs[file_id]
+
+    def _importers_of(self, file_id: int, module_name: str, variable: str) -> list[tuple[int, int, int, str]]:
+        """Imports of a module-level ``variable`` of a file: (scope, file, line, the name or dotted expression the
+        importer reads it by: ``V``, ``ALIAS``, ``mod.V``). An import is the module's when an import edge of its
+        line goes into the file, or when it names the module's last component: the resolver sends a re-exported
+        name (``from .defaults import DEFAULT_FILTERS``) to where it is defined, not through the module."""
+        stem = module_name.rpartition(".")[2]  # a module symbol's name is its dotted module name
+        path = self.conn.execute("SELECT path FROM files WHERE id=?", (file_id,)).fetchone()
+        package = path is not None and posixpath.basename(path[0]) == "__init__.py"
+        lines = {
+            (r[0], r[1])  # plain tuples: the store's connection makes sqlite3.Row objects
+            for r in self.conn.execute(
+                "SELECT DISTINCT file_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?",
+                (file_id, file_id),
+            )
+        }
+        rows = self.conn.execute(
+            "SELECT scope_id, file_id, line, module, module_tail, name, alias FROM imports"
+            " WHERE (name IN (?, ?, '*') OR (name IS NULL AND (module_tail=? OR module=? OR module LIKE ? ESCAPE '\\')))"
+            " AND file_id != ?",
+            (variable, stem, stem, stem, _like(stem) + ".%", file_id),
+        ).fetchall()
+        out: list[tuple[int, int, int, str]] = []
+        for scope, importer, line, module, tail, name, alias in rows:
+            top = package and name is None and module.partition(".")[0] == stem
+            if (importer, line) not in lines and tail != stem and not top and not (name == stem and not module.strip(".")):
+                continue
+            if name == variable and (tail == stem or (importer, line) in lines):  # `from mod import V [as A]`
+                out.append((scope, importer, line, alias or variable))
+            elif name == "*" and tail == stem:
+                out.append((scope, importer, line, variable))
+            elif name is None and tail == stem:  # `import pkg.mod [as m]`
+                out.append((scope, importer, line, f"{alias or module}.{variable}"))
+            elif name is None and not alias and package and module.partition(".")[0] == stem:
+                out.append((scope, importer, line, f"{stem}.{variable}"))  # `import pkg.sub` binds pkg too
+            elif name == stem and name != variable:  # `from pkg import mod [as m]`
+                out.append((scope, importer, line, f"{alias or name}.{variable}"))
+        return out
 
     def constructed_via(self, method: Node) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
@@ -1470,9 +1654,17 @@ def walk_tests(
             demoted = node.kind == "method" and node.language == "python" and node.name in _BUILTIN_METHODS
             floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
             # a function nothing calls, only named: one stored at import time in a module's table
-            # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which
-            # only the module's importers can (the data flow is not in the graph)
+            # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which only
+            # the module's importers can
             stored = node.kind in _FUNCTION_KINDS and all(e.kind == "ref" for e in edges)
+            if node.kind in _FUNCTION_KINDS and any(cache[e.src].kind == "module" for e in edges if e.src in cache):
+                # where the graph knows who reads that table, those scopes stand for the module, whose
+                # importers (every module above it, often the whole suite) the walk would take otherwise;
+                # likewise for an instance the module makes and stores, for a method run on it later
+                edges = _through_tables(graph, node, edges)
+                missing = [e.src for e in edges if e.src not in cache]
+                if missing:
+                    graph.nodes(missing)
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
@@ -1520,6 +1712,27 @@ def walk_tests(
                     nxt[e.src] = nxt.get(e.src, 0) | added
         queue = nxt
     return hits
+
+
+def _through_tables(graph: Graph, fn: Node, edges: list[EdgeIn]) -> list[EdgeIn]:
+    """``edges`` into a function with each confident reference from a module body replaced by the readers of
+    the variables it is stored in (:meth:`Graph.table_readers`), and each construction of an instance by a
+    module body, for a method run on it later, by the readers of the variable holding the instance
+    (:meth:`Graph.instance_readers`), where they are known."""
+    out: list[EdgeIn] = []
+    for e in edges:
+        src = graph._nodes.get(e.src)
+        if src is not None and src.kind == "module" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
+            readers = None
+            if e.kind == "ref":
+                readers = graph.table_readers(src, fn, e)
+            elif e.kind == "call" and e.resolution != "import-time" and fn.kind == "method":
+                readers = graph.instance_readers(src, fn, e)
+            if readers is not None:
+                out += readers
+                continue
+        out.append(e)
+    return out
 
 
 def _prefetch_receiver_checks(
@@ -1667,6 +1880,33 @@ def _module_tests(graph: Graph, path: str) -> list[Node]:
         )
     ]
     return graph.tests_in_files(paths)
+
+
+def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
+    """Whether a reference (scope, kind, name, receiver, line) reads ``variable`` (``V`` or ``mod.V``): ``V``,
+    ``V.get(k)``, ``V[k]``, ``x = V``, ``mod.V``; a ``holds`` reference stores it (``ALL = [V]``)."""
+    _scope, kind, name, receiver, _line = ref
+    if kind == "assign" or kind == "alias":
+        return _starts_with(receiver, variable)
+    if kind == "holds":  # the receiver is where the value goes
+        return _starts_with(name, variable)
+    if not receiver:
+        return _starts_with(name, variable)
+    return _starts_with(receiver, variable) or f"{receiver}.{name}" == variable
+
+
+def _table_access(variable: str, receiver: str, name: str) -> str:
+    """The member of ``variable`` a call reference uses first: ``keys`` for ``V.keys()`` (receiver ``V``, name
+    ``keys``) and for ``sorted(V.keys())`` (receiver ``V.keys()``, name ``__iter__``)."""
+    if receiver == variable:
+        return name
+    rest = receiver[len(variable) :]
+    return re.split(r"[.\[(]", rest[1:], maxsplit=1)[0] if rest.startswith(".") else ""
+
+
+def _starts_with(text: str, variable: str) -> bool:
+    """``text`` is ``variable`` or an access through it (``V.x``, ``V[k]``, ``V(...)``)."""
+    return text.startswith(variable) and (len(text) == len(variable) or text[len(variable)] in ".[(")
 
 
 def _package_dir(module: Node) -> str | None:

@@ -23,7 +23,7 @@ __all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -154,6 +154,8 @@ _MIGRATIONS: dict[int, str] = {
     # who imports a file, asked for every module a change runs in on import (django: 2,000 modules for a
     # change in django/core/validators.py): one import edge in twenty instead of every edge into the file
     3: "CREATE INDEX IF NOT EXISTS edges_import ON edges(dst_file_id, src_id, line) WHERE kind='import';",
+    # none from 4: version 5's parser records what module-level statements store in which variable and
+    # who reads those variables (`holds`, `reads`); an index without them is rebuilt, not migrated
 }
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -1043,3 +1043,131 @@ def test_a_weak_name_match_is_followed_when_a_builder_wires_the_two_classes(tmp_
     # f.process(x) in Stack.run matches seven methods by name, one call away from the change; build()
     # makes an Upper and enables a stack
     assert selected(review(capsys, repo)) == {"tests/test_api.py::test_shout": (4, "graph")}
+
+
+def test_a_function_stored_in_a_module_table_is_reached_through_the_readers_of_the_table(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "def _pipe_line(widths):\n    return '|'.join('-' * w for w in widths)\n\n\n"
+        "class Format:\n    def __init__(self, line):\n        self.line = line\n\n\n"
+        "FORMATS = {\n    'pipe': Format(\n        line=_pipe_line,\n    ),\n}\n"
+        "names = sorted(FORMATS.keys())\n\n\n"
+        "def render(name, widths):\n    return FORMATS.get(name).line(widths)\n\n\n"
+        "def width(widths):\n    return sum(widths)\n\n\n"
+        "ALL = [FORMATS]\n\n\n"
+        "def first_line(name):\n    return ALL[0][name].line\n",
+    )
+    # a re-export under another name, read by a subscript in a third module
+    write(repo, "pkg/defaults.py", "from pkg.fmt import FORMATS as DEFAULT_FORMATS  # noqa: F401\n")
+    write(repo, "pkg/env.py", "from pkg.defaults import DEFAULT_FORMATS\n\n\ndef line_of(name):\n    return DEFAULT_FORMATS[name].line\n")
+    write(repo, "tests/test_table.py", "from pkg.fmt import render\n\n\ndef test_pipe():\n    assert render('pipe', [1])\n")
+    write(repo, "tests/test_env.py", "from pkg.env import line_of\n\n\ndef test_line():\n    assert line_of('pipe')([1])\n")
+    write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
+    write(repo, "tests/test_all.py", "from pkg.fmt import first_line\n\n\ndef test_first():\n    assert first_line('pipe')([1])\n")
+    write(repo, "pkg/cli.py", "from pkg import fmt\n\n\ndef show(name):\n    return fmt.FORMATS[name].line\n")
+    write(repo, "tests/test_cli.py", "from pkg.cli import show\n\n\ndef test_show():\n    assert show('pipe')([1])\n")
+    commit(repo, "formats")
+    edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
+    tests = selected(review(capsys, repo))
+    # the readers of FORMATS (render, line_of through the re-export, first_line through the copy in ALL) call
+    # _pipe_line; width imports the module but never reads the table
+    assert "tests/test_table.py::test_pipe" in tests
+    assert "tests/test_env.py::test_line" in tests
+    assert "tests/test_all.py::test_first" in tests
+    assert "tests/test_cli.py::test_show" in tests  # `from pkg import fmt`, then `fmt.FORMATS[name]`
+    assert "tests/test_width.py::test_width" not in tests
+
+
+def test_a_function_a_module_body_hands_to_a_call_is_still_reached_through_the_importers_of_the_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "HOOKS = []\n\n\ndef register(f):\n    HOOKS.append(f)\n\n\n"
+        "def _pipe_line(widths):\n    return '|'.join('-' * w for w in widths)\n\n\n"
+        "FORMATS = {'pipe': _pipe_line}\nregister(_pipe_line)\n\n\n"
+        "def width(widths):\n    return sum(widths)\n",
+    )
+    write(repo, "tests/test_width.py", "from pkg.fmt import width\n\n\ndef test_width():\n    assert width([1]) == 1\n")
+    commit(repo, "formats")
+    edit(repo, "pkg/fmt.py", "    return '|'.join('-' * w for w in widths)\n", "    return ':'.join('-' * w for w in widths)\n")
+    # register() keeps it where the graph cannot follow: any importer of the module may run it
+    assert "tests/test_width.py::test_width" in selected(review(capsys, repo))
+
+
+def test_a_called_function_also_stored_in_a_table_does_not_reach_every_importer_of_the_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/checks.py",
+        "def check_v4(value):\n    return value.count('.') == 3\n\n\n"
+        "def check_any(value):\n    return check_v4(value) or ':' in value\n\n\n"
+        "CHECKS = {'v4': [check_v4], 'any': [check_any]}\n\n\n"
+        "def checks_for(kind):\n    return CHECKS[kind]\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(repo, "tests/test_checks.py", "from pkg.checks import checks_for\n\n\ndef test_v4():\n    assert checks_for('v4')[0]('1.2.3.4')\n")
+    write(repo, "tests/test_plain.py", "from pkg.checks import plain\n\n\ndef test_plain():\n    assert plain(1) == 1\n")
+    commit(repo, "checks")
+    edit(repo, "pkg/checks.py", "    return value.count('.') == 3\n", "    return value.count('.') >= 3\n")
+    tests = selected(review(capsys, repo))
+    # the reference in CHECKS made the module check_v4's caller, and so every test importing pkg.checks
+    assert "tests/test_checks.py::test_v4" in tests
+    assert "tests/test_plain.py::test_plain" not in tests
+
+
+def test_a_method_run_on_an_instance_a_module_stores_is_reached_through_the_readers_of_the_instance(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/checks.py",
+        "class Checker:\n    def __init__(self, sep):\n        self.sep = sep\n\n"
+        "    def __call__(self, value):\n        return self.sep in value\n\n\n"
+        "check_email = Checker('@')\n\n\n"
+        "def clean(value):\n    return check_email(value)\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(repo, "tests/test_clean.py", "from pkg.checks import clean\n\n\ndef test_clean():\n    assert clean('a@b')\n")
+    write(repo, "tests/test_plain.py", "from pkg.checks import plain\n\n\ndef test_plain():\n    assert plain(1) == 1\n")
+    commit(repo, "checks")
+    edit(repo, "pkg/checks.py", "        return self.sep in value\n", "        return value.count(self.sep) == 1\n")
+    tests = selected(review(capsys, repo))
+    # making the instance at import runs __init__, not __call__: whoever uses check_email calls it
+    assert "tests/test_clean.py::test_clean" in tests
+    assert "tests/test_plain.py::test_plain" not in tests
+
+
+def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its_module(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/views.py", "def index(request):\n    return 'index'\n")
+    write(repo, "pkg/conf.py", "def path(route, view):\n    return (route, view)\n")
+    write(repo, "pkg/urls.py", "from pkg import views\nfrom pkg.conf import path\n\nurlpatterns = [path('', views.index)]\n")
+    write(
+        repo,
+        "pkg/resolver.py",
+        "import importlib\n\n\ndef resolve(conf, request):\n"
+        "    return getattr(importlib.import_module(conf), 'urlpatterns')[0][1](request)\n",
+    )
+    write(
+        repo,
+        "tests/test_urls.py",
+        "from pkg import urls\nfrom pkg.resolver import resolve\n\n\n"
+        "def test_index():\n    assert urls and resolve('pkg.urls', None)\n",
+    )
+    commit(repo, "urls")
+    edit(repo, "pkg/views.py", "    return 'index'\n", "    return 'home'\n")
+    # like django's URL resolver, resolve() imports the module by its dotted name and reads the table by its
+    # name: no import says so, and the walk keeps the importers of pkg.urls rather than no reader at all
+    assert "tests/test_urls.py::test_index" in selected(review(capsys, repo))

@@ -3,6 +3,7 @@ where a full rebuild of the same snapshot ends (compared by canonical dump)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -290,22 +291,20 @@ def test_a_size_limit_change_re_evaluates_files_whose_blob_did_not_change(
     assert paths(store)["pkg/util.py"] == "skipped:too-large"
 
 
-def test_an_index_of_schema_2_gains_the_inheritance_and_import_indexes_and_keeps_its_files(
-    repo: Path, store: Store, tmp_path: Path
+def test_an_index_of_schema_4_is_rebuilt_and_then_equals_a_full_index(
+    repo: Path, store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     update(store, repo)
-    before = store.dump()
-    with store.atomic():
-        store.conn.execute("DROP INDEX edges_inherit")
-        store.conn.execute("DROP INDEX edges_import")
-        store.set_meta("schema_version", "2")
+    with store.atomic():  # what version 4 lacks: the module-level holds/reads records of the parser
+        store.conn.execute("DELETE FROM refs WHERE kind IN ('holds', 'reads')")
+        store.set_meta("schema_version", "4")
     store.close()
-    reopened = Store.open(tmp_path / "inc.db")
+    with caplog.at_level(logging.WARNING):
+        reopened = Store.open(tmp_path / "inc.db")
     try:
-        assert reopened.get_meta("schema_version") == "4"
-        names = {r[0] for r in reopened.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-        assert {"edges_inherit", "edges_import"} <= names
-        assert reopened.dump() == before
-        assert update(reopened, repo).unchanged
+        assert "index schema 4 is not 5: rebuilding the index from scratch" in caplog.text
+        assert reopened.get_meta("schema_version") == "5"
+        update(reopened, repo)
+        assert reopened.dump() == full_dump(repo, tmp_path)
     finally:
         reopened.close()

@@ -135,3 +135,37 @@ def test_a_comment_after_a_decorator_is_no_part_of_it() -> None:
     source = b"class Spec:\n    @property  # type: ignore[override]\n    def prereleases(self):\n        return True\n"
     (method,) = [s for s in parse(source, "spec.py", "python").symbols if s.name == "prereleases"]
     assert method.decorators == ("property",)
+
+
+def test_module_level_statements_record_which_variable_holds_each_name_they_store() -> None:
+    source = b"""from .filters import FILTERS as DEFAULTS
+FORMATS = {
+    "pipe": Format(line=_pipe_line, cols=[str]),
+}
+A = B = plain
+TABLE["x"] = setter
+TABLE.update({"y": updated})
+register(loose)
+if FLAG:
+    obj.attr = attached
+
+
+def reader(name):
+    FORMATS.get(name)
+    for f in DEFAULTS:
+        f()
+    return TABLE[name]
+
+
+def local(name, TABLE):
+    return TABLE[name]
+"""
+    refs = parse(source, "pkg/fmt.py", "python").references
+    holds = {(r.name, r.receiver) for r in refs if r.kind == "holds"}
+    assert {("_pipe_line", "FORMATS"), ("plain", "A"), ("plain", "B"), ("setter", "TABLE"), ("updated", "TABLE")} <= holds
+    assert {("loose", ""), ("attached", "")} <= holds  # stored where no variable says who reads it
+    assert not any(name == "str" for name, _ in holds)  # builtins are no definitions
+    reads = {(r.name, r.scope) for r in refs if r.kind == "reads"}
+    # a subscript and a loop over module-level names (no call reference records them); `TABLE["x"] = ...`
+    # is a write, and a parameter TABLE no module-level one
+    assert reads == {("DEFAULTS", "reader"), ("TABLE", "reader")}

@@ -8,7 +8,7 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import Import, ParseResult, Reference, Symbol
+from ..model import MODULE_QUALNAME, Import, ParseResult, Reference, Symbol
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -574,6 +574,100 @@ def _interpolation(node: Any) -> list[Item]:
     return [("format", how if how is not None else expression, expression)]
 
 
+#: methods that store their arguments in the object they are called on (`FILTERS.update({...})`)
+STORING_METHODS = frozenset(("update", "append", "extend", "insert", "add", "setdefault", "__setitem__"))
+#: values whose parts are what the enclosing statement stores (a call's arguments: `Format(line=f)`, `partial(f)`)
+_CONTAINERS = frozenset(
+    ("list", "tuple", "set", "expression_list", "parenthesized_expression", "argument_list", "conditional_expression")
+)
+
+
+def _toplevel(node: Any, source: bytes) -> list[Item]:
+    """``holds`` items of a module-level statement: each name in a value position (``x``, ``[x]``, ``{k: x}``,
+    ``f(x)``, ``f(k=x)``, nested) with the module-level variable the statement stores it in (``V = ...``,
+    ``V[k] = ...``, ``V.update(...)``), or with no variable (None) when the statement does something else with it
+    (``register(x)``, ``obj.attr = x``, ``for f in (x, y): f()``): the walk then cannot say who reads it.
+    Definitions' bodies are not module-level code; the blocks of ``if``/``try``/``with``/``for`` are."""
+    out: list[Item] = []
+    stack = [node]  # statements (this grammar has no expression_statement node: an expression stands for one)
+    while stack:
+        statement = stack.pop()
+        kind = statement.type
+        if kind in ("function_definition", "class_definition", "decorated_definition", "comment"):
+            continue  # a decorator's arguments are in the definition's scope
+        if not (kind.endswith(("_statement", "_clause")) or kind == "block"):
+            _stored_values(statement, source, out)
+            continue
+        for child in statement.named_children:
+            if kind == "block" or child.type.endswith(("_statement", "_clause")) or child.type == "block":
+                stack.append(child)
+            else:  # a condition, an iterable, a context manager
+                _values(child, None, out)
+    return out
+
+
+def _stored_values(expression: Any, source: bytes, out: list[Item]) -> None:
+    """``holds`` items of one expression statement (see :func:`_toplevel`)."""
+    kind = expression.type
+    if kind in ("assignment", "augmented_assignment"):
+        targets: list[Any] = []
+        value = expression
+        while value is not None and value.type in ("assignment", "augmented_assignment"):  # `A = B = {...}`
+            targets.append(value.child_by_field_name("left"))
+            value = value.child_by_field_name("right")
+        if value is None:
+            return
+        held: list[Any] = []
+        for target in targets:
+            parts = target.named_children if target.type in ("pattern_list", "tuple_pattern") else [target]
+            for part in parts:
+                if part.type == "subscript":  # `V[k] = f`
+                    part = part.child_by_field_name("value")
+                held.append(part if part is not None and part.type == "identifier" else None)
+        for variable in held or [None]:
+            _values(value, variable, out)
+        return
+    if kind == "call":  # `V.update({...})`, `V.append(f)`
+        function = expression.child_by_field_name("function")
+        if function is not None and function.type == "attribute":
+            receiver = function.child_by_field_name("object")
+            method = function.child_by_field_name("attribute")
+            if (
+                receiver is not None
+                and method is not None
+                and receiver.type == "identifier"
+                and source[method.start_byte : method.end_byte].decode("utf-8", "replace") in STORING_METHODS
+            ):
+                _values(expression.child_by_field_name("arguments"), receiver, out)
+                return
+    _values(expression, None, out)
+
+
+def _values(node: Any, variable: Any, out: list[Item]) -> None:
+    """A ``holds`` item for each name in a value position of ``node``."""
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        kind = n.type
+        if kind in _NAMES:
+            out.append(("holds", n, variable))
+        elif kind in _CONTAINERS or kind in ("list_splat", "dictionary_splat"):
+            stack.extend(n.named_children)
+        elif kind == "dictionary":
+            for pair in n.named_children:
+                value = pair.child_by_field_name("value") if pair.type == "pair" else pair
+                if value is not None:
+                    stack.append(value)
+        elif kind == "keyword_argument":
+            value = n.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind == "call":
+            args = n.child_by_field_name("arguments")
+            if args is not None:
+                stack.append(args)
+
+
 def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
     """The calls and references an ``@expand.<what>`` capture stands for (see python.scm)."""
     if what == "attr" or what == "ref" or what == "decorator" or what == "type":
@@ -604,6 +698,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _for(node)
     if what == "interpolation":
         return _interpolation(node)
+    if what == "toplevel":
+        return _toplevel(node, source)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
@@ -692,10 +788,26 @@ def finalize(result: ParseResult) -> None:
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
     built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
+    module_names = _module_names(result)
+    reads: set[tuple[str, str]] = set()
+    # `V[k] = f` is a setitem and a getitem of the same subscript: no read
+    written = {(r.scope, r.line, r.receiver) for r in result.references if r.kind == "setitem"}
     refs: list[Reference] = []
     for r in result.references:
         if r.kind == "namestr":
             continue
+        if r.kind == "holds" and r.name in _BUILTINS:
+            continue
+        if (r.kind == "getitem" and (r.scope, r.line, r.receiver) not in written) or r.kind == "iterate":
+            # `FORMATS[k]`, `for f in FORMATS`: a read of a module-level variable (a table of functions, maybe)
+            # that no call reference records when its type is unknown; the walk asks who reads a table
+            # (impact.Graph.table_readers)
+            read = _one_line(r.receiver if r.kind == "getitem" else r.name)
+            head = read.split(".", 1)[0].split("[", 1)[0].split("(", 1)[0]
+            local = r.scope != MODULE_QUALNAME and head in locals_by_scope.get(r.scope, ())
+            if head in module_names and not local and read not in typed and (r.scope, read) not in reads:
+                reads.add((r.scope, read))
+                refs.append(Reference("reads", read, "", r.line, r.scope, None, ()))
         if r.kind in ("getattr", "getattrcall"):
             if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
                 continue  # the getattrcall reference of the same lookup stands for it
@@ -799,6 +911,16 @@ def _looked_up_name(text: str) -> tuple[str, bool] | None:
     if text.endswith(m.group(2)) and m.end() == len(text):
         return m.group(3), True
     return m.group(3), False
+
+
+def _module_names(result: ParseResult) -> set[str]:
+    """Names bound at module level that may hold values of other modules' or this one's definitions: the
+    variables of ``holds`` references and the names module-level imports bind."""
+    out = {r.receiver for r in result.references if r.kind == "holds" and r.receiver}
+    for imp in result.imports:
+        if imp.scope == MODULE_QUALNAME and imp.name != "*":
+            out.add(imp.alias or imp.name or imp.module.split(".", 1)[0])
+    return out
 
 
 def _called_lookups(result: ParseResult) -> set[Any]:

@@ -35,6 +35,10 @@
 ; type annotations and isinstance-style uses of classes
 (type [(identifier) (attribute)] @expand.type)
 
+; module-level statements: which module-level variable holds each name a statement stores, as in
+; `FORMATS = {"pipe": Format(line=_pipe_line)}` (a `holds` reference: the name, the variable; python.toplevel)
+(module (_) @expand.toplevel)
+
 ; imports
 (import_statement name: (dotted_name) @import.module) @import
 (import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
