@@ -1636,6 +1636,12 @@ def walk_tests(
                 edges = graph.file_importers(node)
             else:
                 edges = graph.callers_of(node, incoming)
+                if any(e.resolution == "decorated" for e in edges) and any(
+                    e.kind == "call" and e.resolution != "decorated" for e in edges
+                ):
+                    # a decorated function called by name runs through the wrapper from those calls; the
+                    # wrapper's other callers run the other functions it decorates (`@curry def flip`)
+                    edges = [e for e in edges if e.resolution != "decorated"]
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]

@@ -1171,3 +1171,27 @@ def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its
     # like django's URL resolver, resolve() imports the module by its dotted name and reads the table by its
     # name: no import says so, and the walk keeps the importers of pkg.urls rather than no reader at all
     assert "tests/test_urls.py::test_index" in selected(review(capsys, repo))
+
+
+def test_a_decorated_function_called_by_name_is_not_reached_through_its_siblings_wrapper(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "pkg/ops.py",
+        "def deco(fn):\n    def wrapper(*args):\n        return fn(*args)\n\n    return wrapper\n\n\n"
+        "@deco\ndef one(x):\n    return x + 1\n\n\n@deco\ndef two(x):\n    return x * 2\n",
+    )
+    write(
+        repo,
+        "tests/test_ops.py",
+        "from pkg.ops import one, two\n\n\ndef test_one():\n    assert one(1) == 2\n\n\n"
+        "def test_two():\n    assert two(2) == 4\n",
+    )
+    commit(repo, "ops")
+    edit(repo, "pkg/ops.py", "return x + 1", "return x + 1 + 0")
+    data = review(capsys, repo)
+    assert "deco.wrapper" in impacted(data)  # the wrapper runs it: a caller all the same
+    # but test_two's calls of the wrapper run two, not one
+    assert set(selected(data)) == {"tests/test_ops.py::test_one"}
