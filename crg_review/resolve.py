@@ -32,7 +32,7 @@ import json
 import posixpath
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .model import CLASS_KINDS, MODULE_QUALNAME
@@ -1312,25 +1312,32 @@ class Resolver:
         finally:
             self._depth -= 1
 
-    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
-        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
-        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
-        decorator = fn.decorators[0]
+    def _through_decorator(self, fid: int, fn: Sym, found: Callable[[Sym], Iterable[Sym]]) -> list[Sym]:
+        """``found(d)`` for each definition ``d`` the outermost decorator of ``fn`` names, looked at one level
+        deeper, without repeats (:meth:`_decorated_types`, :meth:`_descriptor_getters`, :meth:`_wrappers`)."""
         targets = self._decorator_targets(fid, fn)
         out: list[Sym] = []
         self._depth += 1
         try:
             for t in targets:
-                if t.sym.kind in _CLASS_KINDS and "(" not in decorator:
-                    found = [t.sym]
-                elif t.sym.kind in ("function", "method"):
-                    found = self._annotation_classes(t.sym, every=True)
-                else:
-                    found = []
-                out.extend(c for c in found if c not in out)
+                out.extend(c for c in found(t.sym) if c not in out)
         finally:
             self._depth -= 1
         return out
+
+    def _decorated_types(self, fid: int, fn: Sym) -> list[Sym]:
+        """Classes the outermost decorator of ``fn`` turns it into: a decorator class itself, or the classes
+        a decorator function's return annotation names (``-> Union[Command, Callable[..., Command]]``)."""
+        called = "(" in fn.decorators[0]
+
+        def made(d: Sym) -> list[Sym]:
+            if d.kind in _CLASS_KINDS and not called:
+                return [d]
+            if d.kind in ("function", "method"):
+                return self._annotation_classes(d, every=True)
+            return []
+
+        return self._through_decorator(fid, fn, made)
 
     def _descriptor_getters(self, fid: int, fn: Sym) -> list[Sym]:
         """The ``__get__`` of the descriptor class a decorator of this file turns ``fn`` into: the decorator is
@@ -1338,26 +1345,14 @@ class Resolver:
         Only for this file's functions and decorators: another file's bodies are not read here."""
         if fn.file_id != fid or fn.kind not in ("function", "method"):
             return []
-        targets = self._decorator_targets(fid, fn)
-        out: list[Sym] = []
-        self._depth += 1
-        try:
-            for t in targets:
-                if t.sym.file_id != fid:
-                    continue
-                if t.sym.kind in _CLASS_KINDS:
-                    classes = [t.sym]
-                elif t.sym.kind in ("function", "method"):
-                    classes = self._returns(t.sym, fid)
-                else:
-                    classes = []
-                for cls in classes:
-                    getter = self.member(cls.id, "__get__")
-                    if getter is not None and getter not in out:
-                        out.append(getter)
-        finally:
-            self._depth -= 1
-        return out
+
+        def getters(d: Sym) -> list[Sym]:
+            if d.file_id != fid:
+                return []
+            classes = [d] if d.kind in _CLASS_KINDS else self._returns(d, fid) if d.kind in ("function", "method") else []
+            return [g for g in (self.member(c.id, "__get__") for c in classes) if g is not None]
+
+        return self._through_decorator(fid, fn, getters)
 
     def _class_descriptor(self, fid: int, scope: Sym, name: str, method: str) -> list[Target]:
         """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
@@ -1436,20 +1431,15 @@ class Resolver:
         function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
         if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
             return []
-        targets = self._decorator_targets(fid, fn)
-        out: list[Sym] = []
-        self._depth += 1
-        try:
-            for t in targets:
-                if t.sym.kind not in ("function", "method"):
-                    continue
-                made = self._returned_functions(fid, t.sym)
-                if "(" in fn.decorators[0]:
-                    made = [w for f in made for w in self._returned_functions(fid, f)]
-                out.extend(w for w in made if w not in out)
-        finally:
-            self._depth -= 1
-        return out
+        called = "(" in fn.decorators[0]
+
+        def made(d: Sym) -> list[Sym]:
+            if d.kind not in ("function", "method"):
+                return []
+            returned = self._returned_functions(fid, d)
+            return [w for f in returned for w in self._returned_functions(fid, f)] if called else returned
+
+        return self._through_decorator(fid, fn, made)
 
     def _enclosing_param(self, scope: Sym, name: str) -> bool:
         """Whether ``name`` is a parameter of a function enclosing ``scope`` (and no nearer definition hides it)."""
