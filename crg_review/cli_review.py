@@ -76,9 +76,9 @@ def _range_args(s: argparse.ArgumentParser) -> None:
 cli._EXTENSIONS.append(_add_commands)
 
 
-def _checked_depth(depth: int | None) -> int | None:
+def _checked_depth(depth: int | None, flag: str = "--depth") -> int | None:
     if depth is not None and depth < 0:
-        raise ConfigError(f"--depth must be 0 or more, not {depth}")
+        raise ConfigError(f"{flag} must be 0 or more, not {depth}")
     return depth
 
 
@@ -87,7 +87,7 @@ def _review(args: argparse.Namespace, ws: Any) -> Any:
     from .impact import DEFAULT_CAP, review_diff
 
     spec = DiffSpec.parse(args.range, staged=args.staged)
-    cap = getattr(args, "max_impacted", None)
+    cap = _checked_depth(getattr(args, "max_impacted", None), "--max-impacted")
     with _no_collection():
         return review_diff(
             ws, spec, depth=_checked_depth(getattr(args, "depth", None)), cap=DEFAULT_CAP if cap is None else cap

@@ -194,3 +194,5 @@ def test_bad_ranges_and_no_repository_are_one_line_errors(tmp_path: Path, capsys
     assert got == 1 and "not a git repository" in err
     got, _, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "x.db"), "--depth", "-1")
     assert got == 1 and err.count("\n") == 1
+    got, _, err = run_cli(capsys, "diff", "--repo", str(repo), "--db", str(tmp_path / "x.db"), "--max-impacted", "-5")
+    assert got == 1 and "--max-impacted must be 0 or more" in err and err.count("\n") == 1
