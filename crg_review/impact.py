@@ -39,6 +39,7 @@ from .languages import language_for_path
 from .model import CLASS_KINDS, MODULE_QUALNAME, Symbol
 from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
+from .store import escape_like
 
 if TYPE_CHECKING:
     from .gitio import Diff, DiffSpec, FileChange, Repo
@@ -789,7 +790,7 @@ class Graph:
                 " ON e.dst_file_id=f.id"
                 " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line"
             )
-            args = (_like(package) + "%", module.file_id)
+            args = (escape_like(package) + "%", module.file_id)
         return [
             EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)
         ]
@@ -950,7 +951,7 @@ class Graph:
             "SELECT scope_id, file_id, line, module, module_tail, name, alias FROM imports"
             " WHERE (name IN (?, ?, '*') OR (name IS NULL AND (module_tail=? OR module=? OR module LIKE ? ESCAPE '\\')))"
             " AND file_id != ?",
-            (variable, stem, stem, stem, _like(stem) + ".%", file_id),
+            (variable, stem, stem, stem, escape_like(stem) + ".%", file_id),
         ).fetchall()
         out: list[tuple[int, int, int, str]] = []
         for scope, importer, line, module, tail, name, alias in rows:
@@ -1882,7 +1883,7 @@ def _module_tests(graph: Graph, path: str) -> list[Node]:
     paths = [
         r[0]
         for r in graph.conn.execute(
-            "SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (_like(prefix) + "%",)
+            "SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (escape_like(prefix) + "%",)
         )
     ]
     return graph.tests_in_files(paths)
@@ -1923,10 +1924,6 @@ def _package_dir(module: Node) -> str | None:
     return parent + "/" if parent else None
 
 
-def _like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def nodeid(path: str, qualname: str, language: str) -> str:
     """The pytest node id of a Python test (``tests/test_x.py::TestA::test_b``); the file for others."""
     if language != "python":
@@ -1958,7 +1955,7 @@ def convention_tests(
             for r in graph.conn.execute(
                 "SELECT path FROM files WHERE is_test=1 AND (path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"
                 " OR path IN (?, ?))",
-                ("%/" + _like(wanted[0]), "%/" + _like(wanted[1]), wanted[0], wanted[1]),
+                ("%/" + escape_like(wanted[0]), "%/" + escape_like(wanted[1]), wanted[0], wanted[1]),
             )
         ]
         if not files:

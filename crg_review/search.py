@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from .errors import ConfigError, CrgError
 from .review import Related
-from .store import Store, fts_quote
+from .store import Store, escape_like, fts_quote
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -622,7 +622,7 @@ def trigram_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = Non
 
 
 def _like(term: str) -> str:
-    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return "%" + escape_like(term) + "%"
 
 
 def keyword_leg(conn: sqlite3.Connection, q: ParsedQuery, kind: str | None = None, depth: int = LEG_DEPTH) -> list[int]:

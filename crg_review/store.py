@@ -750,6 +750,11 @@ class FileDelta(NamedTuple):
     new: bool
 
 
+def escape_like(text: str) -> str:
+    """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def path_names(path: str) -> set[str]:
     """Names a file's path contributes to imports: ``pkg/sub/mod.py`` → {mod, sub, pkg}."""
     parts = path.split("/")
