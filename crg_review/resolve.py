@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .model import CLASS_KINDS, MODULE_QUALNAME
-from .store import path_names
+from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
@@ -73,6 +73,10 @@ _DECORATED_CONFIDENCE = 0.5
 _KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
+#: the scope of a Python module's `if __name__ == "__main__":` block (languages/python.py), and how sure a command
+#: line naming the module is to run it (it may run another copy of the module, an installed one)
+_MAIN_SCOPE = "__main__"
+_SPAWN_CONFIDENCE = 0.9
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
@@ -556,6 +560,33 @@ class Resolver:
 
     # --- module resolution -----------------------------------------------------------------------
 
+    def _spawned(self, fid: int, command: str) -> list[tuple[Target, str]]:
+        """What a command line running ``command`` (``pkg.cli`` after ``-m``, or a path ``tools/gen.py``) runs, with
+        the edge kind: the ``__main__`` scope of that module (a call), or the body of a package's ``__main__.py``
+        (which runs as an import does). Paths are matched as written or as a tail of a repository path."""
+        if command.endswith(".py"):
+            files = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT id FROM files WHERE language='python' AND (path=? OR path LIKE ? ESCAPE '\\')",
+                    (command, "%/" + escape_like(command)),
+                )
+            ]
+        else:
+            files = self.module_files(fid, command, 0) + self.module_files(fid, command + ".__main__", 0)
+        out: list[tuple[Target, str]] = []
+        for f in sorted(set(files)):
+            if self.file(f)[0].rsplit("/", 1)[-1] == "__main__.py":
+                out.append((Target(self.module_symbol(f), "spawn", _SPAWN_CONFIDENCE, len(files)), "import"))
+                continue
+            row = self.conn.execute(
+                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?",
+                (f, _MAIN_SCOPE),
+            ).fetchone()
+            if row is not None:
+                out.append((Target(_sym(row), "spawn", _SPAWN_CONFIDENCE, len(files)), "call"))
+        return out
+
     def module_files(self, importer: int, module: str, level: int) -> list[int]:
         """Files an import of ``module`` (relative ``level``) from file ``importer`` can mean."""
         key = (module, level, importer)
@@ -948,6 +979,10 @@ class Resolver:
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
                     add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
+                continue
+            if kind == "spawn":  # a command line running a module: its `if __name__ == "__main__":` block runs
+                for t, how in self._spawned(fid, receiver):
+                    add(scope.id, t, how, line)
                 continue
             if kind == "fixture":
                 targets = self._fixture(fid, scope, name, receiver)

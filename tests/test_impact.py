@@ -1195,3 +1195,51 @@ def test_a_decorated_function_called_by_name_is_not_reached_through_its_siblings
     assert "deco.wrapper" in impacted(data)  # the wrapper runs it: a caller all the same
     # but test_two's calls of the wrapper run two, not one
     assert set(selected(data)) == {"tests/test_ops.py::test_one"}
+
+
+CLI = '''import sys
+
+
+def main(argv):
+    return len(argv)
+
+
+def helper():
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+'''
+
+
+def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(capsys: Any, tmp_path: Path) -> None:
+    """What `if __name__ == "__main__":` calls is not run on import: a change of it reaches the tests that run the
+    module as a command (`-m pkg.cli`, `-m pkg` through pkg/__main__.py, a path after the interpreter), not the
+    tests that import the module."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/cli.py", CLI)
+    write(repo, "pkg/__main__.py", "from pkg.cli import main\n\nmain([])\n")
+    write(repo, "tools/gen.py", "from pkg.cli import main\n\nif __name__ == '__main__':\n    main([])\n")
+    write(
+        repo,
+        "tests/test_commands.py",
+        "import subprocess\nimport sys\n\nfrom pkg.cli import helper\n\n\n"
+        "def test_helper():\n    assert helper() == 1\n\n\n"
+        "def test_module():\n    subprocess.run([sys.executable, '-m', 'pkg.cli', 'x'], check=True)\n\n\n"
+        "def test_package():\n    subprocess.run((sys.executable, '-m', 'pkg'), check=True)\n\n\n"
+        "def test_script():\n    cmd = [sys.executable, 'tools/gen.py']\n    subprocess.run(cmd, check=True)\n\n\n"
+        "def test_not_a_command():\n    assert ['git', 'commit', '-m', 'pkg.cli'] and ['tools/gen.py']\n",
+    )
+    commit(repo, "cli")
+    changed = CLI.replace("return len(argv)", "return len(argv) + 1")
+    write(repo, "pkg/cli.py", changed)
+    commit(repo, "change main")
+    tests = {t["qualname"]: t for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
+    assert set(tests) == {"test_module", "test_package", "test_script"}, tests
+    write(repo, "pkg/cli.py", changed.replace("sys.exit(main(sys.argv))", "sys.exit(main(sys.argv[1:]))"))
+    commit(repo, "change the entry block")
+    got = review(capsys, repo, "HEAD~1..HEAD")
+    assert [(c["qualname"], c["kind"]) for c in got["changed"]] == [("__main__", "function")]
+    assert {t["qualname"] for t in got["tests"]} == {"test_module"}

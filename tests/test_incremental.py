@@ -241,3 +241,39 @@ def test_an_unchanged_module_alias_follows_the_name_it_aliases(tmp_path: Path) -
         assert store.dump() == full_dump(repo, tmp_path / "full.db")
     finally:
         store.close()
+
+
+def test_a_command_line_follows_the_entry_block_and_the_main_file_it_runs(tmp_path: Path) -> None:
+    # the test file never changes while the module it runs gains and loses its entry block and __main__.py
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    (repo / "pkg/cli.py").write_text("def main():\n    return 0\n")
+    (repo / "test_cli.py").write_text(
+        "import sys\n\n\ndef test_cli():\n    return [sys.executable, '-m', 'pkg.cli'], (sys.executable, '-m', 'pkg')\n"
+    )
+    git(repo, "add", "-A")
+    store = Store.open(tmp_path / "inc.db")
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        steps = [
+            ("pkg/cli.py", "def main():\n    return 0\n\n\nif __name__ == '__main__':\n    main()\n"),
+            ("pkg/__main__.py", "from pkg.cli import main\n\nmain()\n"),
+            ("pkg/cli.py", "def main():\n    return 1\n"),
+            ("pkg/__main__.py", None),
+        ]
+        spawned = []
+        for path, text in steps:
+            if text is None:
+                (repo / path).unlink()
+            else:
+                (repo / path).write_text(text)
+            git(repo, "add", "-A")
+            update_index(store, Repo(repo), Source("staged"))
+            dump = store.dump()
+            assert dump == full_dump(repo, tmp_path / "full.db"), path
+            spawned.append(sorted((e[2], e[3]) for e in dump["edges"] if e[5] == "spawn"))
+        main, package = ("pkg/cli.py", "__main__"), ("pkg/__main__.py", "<module>")
+        assert spawned == [[main], [package, main], [package], []], spawned
+    finally:
+        store.close()

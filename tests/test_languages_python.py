@@ -169,3 +169,35 @@ def local(name, TABLE):
     # a subscript and a loop over module-level names (no call reference records them); `TABLE["x"] = ...`
     # is a write, and a parameter TABLE no module-level one
     assert reads == {("DEFAULTS", "reader"), ("TABLE", "reader")}
+
+
+def test_the_script_entry_block_is_a_scope_and_command_lines_spawn_modules() -> None:
+    src = b"""import subprocess, sys
+
+def main():
+    pass
+
+if __name__ == "__main__":
+    main()
+
+if DEBUG:
+    main()
+
+if __name__ == '__main__':
+    main()
+else:
+    main()
+
+def test_run():
+    subprocess.run([sys.executable, "-m", "pkg.cli", "--x"])
+    subprocess.run(("python3", "./tools/gen.py"))
+    subprocess.run(["git", "commit", "-m", "message"])
+    names = ["a.py", "b.py"]
+"""
+    result = parse(src, "tests/test_x.py", "python")
+    mains = [(s.kind, s.qualname, s.start_line, s.end_line) for s in result.symbols if s.name == "__main__"]
+    assert mains == [("function", "__main__", 6, 7)]  # not the other ifs, nor a guard with an else branch
+    calls = sorted((r.line, r.scope) for r in result.references if r.kind == "call" and r.name == "main")
+    assert calls == [(7, "__main__"), (10, "<module>"), (13, "<module>"), (15, "<module>")]
+    spawns = [(r.name, r.receiver, r.scope) for r in result.references if r.kind == "spawn"]
+    assert spawns == [("__main__", "pkg.cli", "test_run"), ("__main__", "tools/gen.py", "test_run")]

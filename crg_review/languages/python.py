@@ -54,7 +54,24 @@ def _decorator_text(decorator: Any, source: bytes) -> str:
     return _text(expression, source).strip() if expression is not None else _text(decorator, source)[1:].strip()
 
 
+#: the scope of a module's `if __name__ == "__main__":` block, and the name of the references that run it
+MAIN_SCOPE = "__main__"
+_MAIN_CHECKS = frozenset(f"{a}=={b}" for q in "\"'" for a, b in (("__name__", f"{q}__main__{q}"), (f"{q}__main__{q}", "__name__")))
+
+
+def definition_name(node: Any, name_node: Any, source: bytes) -> str:
+    """A definition's name; ``__main__`` for the script entry block, nothing for another ``if`` (no definition)."""
+    if name_node is not None:
+        return _text(name_node, source)
+    condition = node.child_by_field_name("condition") if node.type == "if_statement" else None
+    if condition is not None and "".join(_text(condition, source).split()) in _MAIN_CHECKS:
+        return MAIN_SCOPE
+    return ""
+
+
 def refine_kind(d: Definition) -> str:
+    if d.kind == "main":  # the script entry: a function the interpreter calls when the file runs as a script
+        return "function"
     if d.kind == "function" and d.parent is not None and d.parent.kind == "class":
         return "method"
     return d.kind
@@ -582,6 +599,37 @@ _CONTAINERS = frozenset(
 )
 
 
+#: a module run by path in a command line (``"tabulate/__init__.py"``, ``"./scripts/tool.py"``)
+_SCRIPT_PATH = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.-]+)*\.py$")
+_MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+
+
+def _spawned(node: Any, source: bytes) -> list[Item]:
+    """``spawn`` items of a list or tuple that is a command line running a module of the repository: after the
+    interpreter (``sys.executable`` or ``"python..."``), the string after ``"-m"`` or a string naming a ``.py`` file."""
+    out: list[Item] = []
+    interpreter = False
+    before = None
+    for child in node.named_children:
+        text = _string_value(child, source) if child.type == "string" else None
+        if text is None:
+            interpreter = interpreter or _text(child, source) == "sys.executable"
+        elif interpreter and ((before == "-m" and _MODULE_PATH.match(text)) or _SCRIPT_PATH.match(text)):
+            out.append(("spawn", child, None))
+        else:
+            interpreter = interpreter or text.rsplit("/", 1)[-1].startswith("python")
+        before = text
+    return out
+
+
+def _string_value(node: Any, source: bytes) -> str | None:
+    """The value of a plain string literal (no f-string, no escapes), else None."""
+    raw = _text(node, source)
+    if raw[:1] not in "\"'" or "\\" in raw or len(raw) < 2 or raw[0] != raw[-1]:
+        return None
+    return raw[1:-1]
+
+
 def _toplevel(node: Any, source: bytes) -> list[Item]:
     """``holds`` items of a module-level statement: each name in a value position (``x``, ``[x]``, ``{k: x}``,
     ``f(x)``, ``f(k=x)``, nested) with the module-level variable the statement stores it in (``V = ...``,
@@ -700,6 +748,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _interpolation(node)
     if what == "toplevel":
         return _toplevel(node, source)
+    if what == "spawn":
+        return _spawned(node, source)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
@@ -863,6 +913,9 @@ def finalize(result: ParseResult) -> None:
             if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
+        if r.kind == "spawn":  # the module a command line runs: its `__main__` scope (or its __main__.py) is called
+            refs.append(Reference("spawn", MAIN_SCOPE, r.name[1:-1].removeprefix("./"), r.line, r.scope, None, ()))
             continue
         if r.kind == "truth":
             # `if x:` runs x.__bool__(), or x.__len__() when its class has no __bool__

@@ -2,6 +2,15 @@
 (class_definition name: (identifier) @name body: (block) @body) @definition.class
 (function_definition name: (identifier) @name parameters: (parameters) @params body: (block) @body) @definition.function
 
+; the script entry `if __name__ == "__main__":` at module level is a scope of its own named `__main__`
+; (python.definition_name; other ifs are left out there): what it calls does not run on import. One with an
+; elif or else branch stays part of the module (those branches run on import)
+(module (if_statement condition: (comparison_operator) consequence: (block) @body !alternative) @definition.main)
+
+; a command line that runs a module of the repository (`[sys.executable, "-m", "pkg.cli"]`, `["python", "tool.py"]`):
+; a `spawn` reference to that module's `__main__` scope (python.finalize, resolve: "spawn")
+[(list) (tuple)] @expand.spawn
+
 ; inheritance: positional superclasses only (metaclass= and other keywords are not bases)
 (class_definition superclasses: (argument_list [(identifier) (attribute) (subscript)] @base)) @inherit
 
