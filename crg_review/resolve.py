@@ -16,7 +16,9 @@ of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested f
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
 parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
 (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
-them), ``name-match`` (only the name is known; confidence falls with the number of candidates).
+them), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
+"pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``name-match`` (only the
+name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
