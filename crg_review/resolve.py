@@ -16,7 +16,8 @@ of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested f
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
 parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
 (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
-them), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
+them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
+line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``name-match`` (only the
 name is known; confidence falls with the number of candidates).
 
@@ -79,6 +80,8 @@ _CONSTRUCTORS = ("__new__", "__init__")
 #: line naming the module is to run it (it may run another copy of the module, an installed one)
 _MAIN_SCOPE = "__main__"
 _SPAWN_CONFIDENCE = 0.9
+#: a function given by name to a function of the same file that calls one of its parameters: likely the one called
+_PASSED_CONFIDENCE = 0.6
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
@@ -974,6 +977,10 @@ class Resolver:
             "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (fid,)
         ).fetchall()
         stores = {(r[1], r[3], r[5]) for r in rows if r[2] == "store"}  # `self.x = v`: x is written, not read there
+        # functions given by name at a line, what is called at that line, and the functions that call a parameter
+        passed: list[tuple[int, int, Target]] = []
+        called_at: dict[tuple[int, int], list[Sym]] = {}
+        calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element", "holds", "reads"):  # facts for type and table questions
@@ -992,6 +999,8 @@ class Resolver:
                     add(scope.id, t, "fixture", line)
                 continue
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
+                if kind == "call" and name not in ("self", "cls"):
+                    calls_parameter.add(scope.id)
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
@@ -1039,6 +1048,8 @@ class Resolver:
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
+                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match":
+                            passed.append((scope.id, line, t))
                 continue
             if (
                 kind == "call"
@@ -1061,6 +1072,8 @@ class Resolver:
                 continue
             for t in targets:
                 add(scope.id, t, "call", line)
+                if t.sym.file_id == fid and t.resolution != "name-match":
+                    called_at.setdefault((scope.id, line), []).append(t.sym)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
                     for w in self._wrappers(fid, t.sym):
@@ -1070,6 +1083,13 @@ class Resolver:
                         init = self.member(t.sym.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+        # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
+        # the function given is called by the function of this file it is given to (an argument at the line of the
+        # call; which parameter it fills is not told, so any function given there may be the one)
+        for src, line, t in passed:
+            for callee in called_at.get((src, line), ()):
+                if callee.id in calls_parameter and callee.id != t.sym.id:
+                    add(callee.id, Target(t.sym, "passed", min(t.confidence, _PASSED_CONFIDENCE)), "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read

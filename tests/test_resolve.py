@@ -986,3 +986,21 @@ def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Pa
     found = calls(edges, "pkg/source.py::parse_error")
     assert ("pkg/errors.py", "EmptyKeyError.__init__", "dispatch") in found
     assert ("pkg/errors.py", "ParseError.__init__", "constructor") in found
+
+
+def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_called_by_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "sigs.py": "def is_arity(n, f):\n    return True\n",
+            "fz.py": "import sigs\n\n\ndef check(spec, func, builtin, *args):\n    return builtin(*args)\n\n\n"
+            "def arity(n, func):\n    return check(None, func, sigs.is_arity, n, func)\n\n\n"
+            "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert calls(edges, "fz.py::check") == {("sigs.py", "is_arity", "passed")}
+    assert calls(edges, "fz.py::keep") == set()  # it stores the function it is given, never calls it
+    assert ("fz.py", "arity", "sigs.py", "is_arity", "ref", "module") in edges
