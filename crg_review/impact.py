@@ -1636,7 +1636,9 @@ def walk_tests(
                     window.found(below, depth + 1)
                 edges = graph.file_importers(node)
             else:
-                edges = graph.callers_of(node, incoming)
+                # a function given by name to one that calls it (resolve: "passed") runs for the scope that gives it,
+                # whose reference the walk follows: the receiving function's other callers give other functions
+                edges = [e for e in graph.callers_of(node, incoming) if e.resolution != "passed"]
                 if any(e.resolution == "decorated" for e in edges) and any(
                     e.kind == "call" and e.resolution != "decorated" for e in edges
                 ):

@@ -1243,3 +1243,30 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(capsys
     got = review(capsys, repo, "HEAD~1..HEAD")
     assert [(c["qualname"], c["kind"]) for c in got["changed"]] == [("__main__", "function")]
     assert {t["qualname"] for t in got["tests"]} == {"test_module"}
+
+
+def test_a_function_given_to_another_is_called_by_it_but_tested_through_the_scope_that_gives_it(
+    capsys: Any, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "sigs.py", "def is_arity(n, f):\n    return True\n\n\ndef num_args(f):\n    return 1\n")
+    write(
+        repo,
+        "fz.py",
+        "import sigs\n\n\ndef check(spec, func, builtin, *args):\n    return builtin(*args)\n\n\n"
+        "def arity(n, func):\n    return check(None, func, sigs.is_arity, n, func)\n\n\n"
+        "def required(func):\n    return check(None, func, sigs.num_args, func)\n",
+    )
+    write(
+        repo,
+        "tests/test_fz.py",
+        "from fz import arity, required\n\n\ndef test_arity():\n    assert arity(1, len)\n\n\n"
+        "def test_required():\n    assert required(len)\n",
+    )
+    commit(repo, "fz")
+    write(repo, "sigs.py", "def is_arity(n, f):\n    return n > 0\n\n\ndef num_args(f):\n    return 1\n")
+    commit(repo, "change is_arity")
+    got = review(capsys, repo, "HEAD~1..HEAD")
+    depth1 = {(i["qualname"], i["edge"]) for i in got["impacted"] if i["depth"] == 1}
+    assert depth1 == {("check", "call"), ("arity", "ref")}, got["impacted"]
+    assert [t["qualname"] for t in got["tests"]] == ["test_arity"]  # not test_required: it gives check num_args
