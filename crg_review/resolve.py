@@ -1242,7 +1242,9 @@ class Resolver:
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
-                m = self.member(cls_sym.id, name)
+                m = self._instance_member(cls_sym.id, name)
+                if m is None and name == "__ne__":  # object.__ne__ returns the inverse of __eq__
+                    m = self.member(cls_sym.id, "__eq__")
                 if m is not None:
                     out_typed.append(Target(m, "typed", 0.9))
                 if kind in ("call", "attr"):
@@ -1279,6 +1281,14 @@ class Resolver:
                     if kind in ("call", "attr"):
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _instance_member(self, class_id: int, name: str) -> Sym | None:
+        """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
+        bases) has no ``__ne__``, as ``object.__ne__`` does."""
+        m = self.member(class_id, name)
+        if m is None and name == "__ne__":
+            m = self.member(class_id, "__eq__")
+        return m
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it is assigned the result of a function of this file that returns a
@@ -1459,7 +1469,7 @@ class Resolver:
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
                     out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
                 for cls in classes:
-                    m = self.member(cls.id, name)
+                    m = self._instance_member(cls.id, name)
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
                     if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
@@ -1791,6 +1801,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     A superset is fine (more work); a subset would make the incremental index differ from a full one.
     """
     names = set(names)
+    if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
+        names.add("__ne__")
     if changed_ids:
         idl = ",".join(str(i) for i in sorted(changed_ids))
         classes = {

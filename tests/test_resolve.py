@@ -1004,3 +1004,17 @@ def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_ca
     assert calls(edges, "fz.py::check") == {("sigs.py", "is_arity", "passed")}
     assert calls(edges, "fz.py::keep") == set()  # it stores the function it is given, never calls it
     assert ("fz.py", "arity", "sigs.py", "is_arity", "ref", "module") in edges
+
+
+def test_not_equal_runs_eq_where_the_class_has_no_ne(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tz.py": "class Fixed:\n    def __eq__(self, other):\n        return True\n\n\n"
+            "class Both:\n    def __eq__(self, other):\n        return True\n\n    def __ne__(self, other):\n"
+            "        return False\n\n\ndef differ():\n    return Fixed() != None, Both() != None\n",
+        },
+        tmp_path / "i.db",
+    )
+    eq_ne = {c for c in calls(edges, "tz.py::differ") if c[1].endswith(("__eq__", "__ne__"))}
+    assert eq_ne == {("tz.py", "Fixed.__eq__", "typed"), ("tz.py", "Both.__ne__", "typed")}
