@@ -688,18 +688,44 @@ class Graph:
             members = [owner]
             if node is not None and node.kind in _CLASS_KINDS:
                 members += [c.id for c in self.children(owner) if c.kind in _FUNCTION_KINDS]
-            users = {
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(members)}) AND confidence >= ?",
-                    [*members, FACTORY_MIN_CONFIDENCE],
-                )
-            }
-            both = sorted((users - set(members)) & builders)
-            # code of the project, not a test: a test that uses both classes is a user, not a builder
-            found = any(not n.in_test_file for n in self.nodes(both).values()) if both else False
+            found = False
+            # a nested function's receiver may be a parameter of a function around it, which that function's callers
+            # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
+            # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
+            # whose nested `decorator` calls `cached`)
+            hops = 2 if node is not None and self._makers(node) else 1
+            for _ in range(hops):
+                members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
+                users = self._confident_users(members)
+                both = sorted((users - set(members)) & builders)
+                # code of the project, not a test: a test that uses both classes is a user, not a builder
+                if both and any(not n.in_test_file for n in self.nodes(both).values()):
+                    found = True
+                    break
+                members = sorted(users | set(members))
             self._wired_cache[key] = found
         return found
+
+    def _makers(self, node: Node) -> list[Node]:
+        """The functions a function is nested in, innermost first."""
+        out: list[Node] = []
+        while node.kind in _FUNCTION_KINDS and node.parent_id is not None:
+            parent = self.nodes([node.parent_id]).get(node.parent_id)
+            if parent is None or parent.kind not in _FUNCTION_KINDS:
+                break
+            out.append(parent)
+            node = parent
+        return out
+
+    def _confident_users(self, ids: Sequence[int]) -> set[int]:
+        """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids``."""
+        return {
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(ids)}) AND confidence >= ?",
+                [*ids, FACTORY_MIN_CONFIDENCE],
+            )
+        }
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =

@@ -1270,3 +1270,35 @@ def test_a_function_given_to_another_is_called_by_it_but_tested_through_the_scop
     depth1 = {(i["qualname"], i["edge"]) for i in got["impacted"] if i["depth"] == 1}
     assert depth1 == {("check", "call"), ("arity", "ref")}, got["impacted"]
     assert [t["qualname"] for t in got["tests"]] == ["test_arity"]  # not test_required: it gives check num_args
+
+
+def test_a_method_called_on_a_makers_parameter_is_reached_when_a_callers_caller_builds_its_class(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """`cache.setdefault(...)` in a decorator's wrapper, `cache` a parameter of the decorator factory: the name
+    alone is weak (`setdefault` is also a dict's), but the code that builds the cache (a caller of a caller of
+    the factory) says it is this class."""
+    repo = make_repo(tmp_path / "repo")
+    cache = (
+        "class Cache:\n    def setdefault(self, k, v):\n        return v\n\n\nclass FIFOCache(Cache):\n    pass\n\n\n"
+        "def cached(cache):\n    def decorator(func):\n        def wrapper(*a):\n"
+        "            return cache.setdefault(a, func(*a))\n\n        return wrapper\n\n    return decorator\n"
+    )
+    write(repo, "cache.py", cache)
+    write(
+        repo,
+        "func.py",
+        "from cache import FIFOCache, cached\n\n\ndef _cache(cache):\n    def decorator(func):\n"
+        "        return cached(cache)(func)\n\n    return decorator\n\n\n"
+        "def fifo_cache(maxsize):\n    return _cache(FIFOCache())\n",
+    )
+    write(
+        repo,
+        "tests/test_func.py",
+        "from func import fifo_cache\n\n\ndef test_fifo():\n    assert fifo_cache(2)(lambda n: n)(1) == 1\n\n\n"
+        "def test_dict():\n    assert {}.setdefault(1, 2) == 2\n",
+    )
+    commit(repo, "caches")
+    write(repo, "cache.py", cache.replace("        return v\n", "        return [v]\n", 1))
+    commit(repo, "change setdefault")
+    assert [t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]] == ["test_fifo"]
