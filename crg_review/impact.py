@@ -83,6 +83,8 @@ OVERRIDE_CONFIDENCE = 0.3
 RECEIVER_GUESS_CONFIDENCE = 0.5
 #: calls a scope makes that count for what it uses (and the factory hop behind them)
 FACTORY_MIN_CONFIDENCE = 0.5
+#: the scope of a Python module's `if __name__ == "__main__":` block (languages/python.py)
+_MAIN_SCOPE = "__main__"
 #: the test walk guesses receivers for the changed methods and their callers this many edges away
 RECEIVER_GUESS_MAX_DEPTH = 1
 #: subclasses whose use counts as a use of the method's class in the receiver guess
@@ -2491,8 +2493,13 @@ def _analyze(
         # a walk stopped at its deadline cannot say that no test reaches a symbol
         tested = bool(tested_bits >> index_of[sid] & 1) or n.path in conv_paths or stopped
         if cs.change in ("modified", "signature") and not tested:
+            what = (
+                'the script entry block (if __name__ == "__main__")'
+                if n.qualname == _MAIN_SCOPE and n.language == "python"
+                else f"{n.kind} {n.qualname}"
+            )
             findings.append(
-                _finding("CRG003", n.path, n.start_line, f"{n.kind} {n.qualname} changed and no test reaches it")
+                _finding("CRG003", n.path, n.start_line, f"{what} changed and no test reaches it")
             )
         if cs.change == "added" and _public(n) and not tested and not _registered(n) and not n.name.startswith("__"):
             users = graph.incoming([sid])[sid]

@@ -1243,6 +1243,13 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(capsys
     got = review(capsys, repo, "HEAD~1..HEAD")
     assert [(c["qualname"], c["kind"]) for c in got["changed"]] == [("__main__", "function")]
     assert {t["qualname"] for t in got["tests"]} == {"test_module"}
+    assert got["findings"] == []
+    write(repo, "tools/gen.py", "from pkg.cli import main\n\nif __name__ == '__main__':\n    main([1])\n")
+    write(repo, "tests/test_commands.py", "def test_nothing():\n    pass\n")
+    commit(repo, "no test runs the tool")
+    (finding,) = review(capsys, repo, "HEAD~1..HEAD")["findings"]
+    assert finding["rule"] == "CRG003" and finding["file"] == "tools/gen.py", finding
+    assert finding["message"].startswith('the script entry block (if __name__ == "__main__") changed'), finding
 
 
 def test_a_function_given_to_another_is_called_by_it_but_tested_through_the_scope_that_gives_it(
