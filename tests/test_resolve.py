@@ -510,6 +510,29 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     assert ("pkg/opt.py", "Optimizer.visit_Const", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
 
 
+def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
+    # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
+    files = {
+        "pkg/filters.py": (
+            "class Reindent:\n"
+            "    def _process(self, node):\n"
+            "        func_name = '_process_{cls}'.format(cls=type(node).__name__)\n"
+            "        func = getattr(self, func_name.lower(), self._process_default)\n"
+            "        func(node)\n\n"
+            "    def _strip(self, node):\n"
+            "        return getattr(self, 'Strip_{}'.format(node).upper())(node)\n\n"
+            "    def _process_where(self, node):\n        return 1\n\n"
+            "    def _process_default(self, node):\n        return 2\n\n"
+            "    def STRIP_ALL(self, node):\n        return 3\n\n"
+            "    def other(self, node):\n        return 4\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    process = {d[1] for d in calls(edges, "pkg/filters.py::Reindent._process") if d[2] == "getattr"}
+    assert process == {"Reindent._process_where", "Reindent._process_default"}
+    assert calls(edges, "pkg/filters.py::Reindent._strip") == {("pkg/filters.py", "Reindent.STRIP_ALL", "getattr")}
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

@@ -811,9 +811,13 @@ def finalize(result: ParseResult) -> None:
         if r.kind in ("getattr", "getattrcall"):
             if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
                 continue  # the getattrcall reference of the same lookup stands for it
-            looked_up = _looked_up_name(built_names.get((r.scope, r.name), r.name))
+            # `getattr(self, name.lower())`: the name built before, its case changed (`"_process_{}".format(...)`)
+            built, case = _case_changed(r.name)
+            looked_up = _looked_up_name(built_names.get((r.scope, built), built))
             if looked_up is not None:
                 name, exact = looked_up
+                if case:
+                    name = getattr(name, case)()
                 is_called = r.kind == "getattrcall" or r.scope in called_lookups
                 receiver = _one_line(r.receiver)
                 if exact:  # getattr(obj, "name"): obj.name, read or called
@@ -897,6 +901,18 @@ def finalize(result: ParseResult) -> None:
 #: ``"on_{}".format(x)``, or a whole literal name
 _LOOKUP_TEXT = re.compile(r"""^([rRuU]?)(["'])([A-Za-z_][A-Za-z0-9_]*)(?:\2\s*([+%])|(%|\{)|\2\.format\(|\2$)""")
 _LOOKUP_FSTRING = re.compile(r"""^[fF][rR]?(["'])([A-Za-z_][A-Za-z0-9_]*)\{""")
+
+
+#: ``name.lower()``: a name whose case a ``str`` method changes (the method, then the name)
+_CASE_CHANGE = re.compile(r"^(.*)\.(lower|upper|casefold)\(\)$", re.DOTALL)
+
+
+def _case_changed(text: str) -> tuple[str, str]:
+    """``("name", "lower")`` for ``name.lower()`` (``casefold`` as ``lower``), ``(text, "")`` for anything else."""
+    m = _CASE_CHANGE.match(text)
+    if m is None:
+        return text, ""
+    return m.group(1), "upper" if m.group(2) == "upper" else "lower"
 
 
 def _looked_up_name(text: str) -> tuple[str, bool] | None:
