@@ -307,14 +307,15 @@ class Resolver:
 
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
-        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``) or ``element``
-        (``for x in y``); and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
+        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``), ``element``
+        (``for x in y``) or ``item`` (``xs.append(v)``, ``xs = [Cls(...)]``: a value xs holds, a variable or a call);
+        and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
         of a look-up by prefix whose result the scope does not call)."""
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','getattr') ORDER BY id",
+                "('assign','alias','element','item','getattr') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -395,6 +396,8 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
+                if kind == "item":  # what the collection holds, not what it is
+                    continue
                 name_text = _type_name(text)
                 if not name_text:
                     continue
@@ -467,14 +470,21 @@ class Resolver:
                 if t.resolution != "name-match" and t.sym.kind in ("function", "method"):
                     out.extend(c for c in self._annotation_classes(t.sym, element=True) if c not in out)
             if not out:
-                for where, (kind, fact) in self._facts_of(fid, scope, text):
-                    if kind == "assign" and _element_name(fact):
+                facts = self._facts_of(fid, scope, text)
+                for where, (kind, fact) in facts:
+                    if kind == "item":  # what was added to it counts only without an annotation (below)
+                        found = []
+                    elif kind == "assign" and _element_name(fact):
                         found = self._resolve_type_text(fid, where, _element_name(fact))
                     elif kind in ("assign", "alias"):
                         found = self._elements(fid, where, fact)
                     else:
                         found = []
                     out.extend(c for c in found if c not in out)
+                if not out:  # `xs = []; xs.append(Cls(...))`, `xs = [Cls(...)]`
+                    for where, (kind, fact) in facts:
+                        if kind == "item":
+                            out.extend(c for c in self._item_classes(fid, where, fact) if c not in out)
             if not out:
                 for cls in self._types_of(fid, scope, text):
                     it = self.member(cls.id, "__iter__")
@@ -482,6 +492,28 @@ class Resolver:
                         out.extend(c for c in self._annotation_classes(it, element=True) if c not in out)
         finally:
             self._depth -= 1
+        return out
+
+    def _item_classes(self, fid: int, scope: Sym, text: str) -> list[Sym]:
+        """Classes of a value added to a collection (an ``item`` fact): of the instance a call makes
+        (``Cls(...)``, or what ``make(...)`` returns), or of a variable."""
+        callee, paren, _ = text.partition("(")
+        if not paren:
+            return self._types_of(fid, scope, text)
+        if not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        out: list[Sym] = []
+        receiver, _, name = callee.rpartition(".")
+        for t in self._resolve_name(fid, scope, name, receiver, "type"):
+            if t.resolution == "name-match":
+                continue
+            if t.sym.kind in _CLASS_KINDS:
+                found = [] if self._is_protocol(t.sym) else [t.sym]
+            elif t.sym.kind in ("function", "method"):
+                found = self._returns(t.sym, fid)
+            else:
+                found = []
+            out.extend(c for c in found if c not in out)
         return out
 
     def _resolve_type_text(self, fid: int, scope: Sym, name_text: str) -> list[Sym]:
@@ -943,7 +975,7 @@ class Resolver:
         stores = {(r[1], r[3], r[5]) for r in rows if r[2] == "store"}  # `self.x = v`: x is written, not read there
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "holds", "reads"):  # facts for type and table questions
+            if kind in ("assign", "alias", "element", "item", "holds", "reads"):  # facts for type and table questions
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):

@@ -533,6 +533,47 @@ def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp
     assert calls(edges, "pkg/filters.py::Reindent._strip") == {("pkg/filters.py", "Reindent.STRIP_ALL", "getattr")}
 
 
+def test_items_of_a_collection_the_function_fills_are_typed(repo: Path, tmp_path: Path) -> None:
+    # `groups = []; groups.append(Group(...))` then `[g for g in groups if g]` runs Group.__bool__; a list
+    # written out or comprehended types its items too, `yield from` iterates; an annotation of the collection wins
+    files = {
+        "pkg/groups.py": (
+            "class Group:\n"
+            "    def __bool__(self):\n        return True\n\n"
+            "    def __iter__(self):\n        return iter(())\n\n"
+            "    def size(self):\n        return 0\n\n\n"
+            "class Other:\n"
+            "    def size(self):\n        return 1\n\n\n"
+            "def make():\n    return Group()\n\n\n"
+            "def build(values):\n"
+            "    groups = []\n"
+            "    this_group = Group()\n"
+            "    for v in values:\n"
+            "        groups.append(this_group)\n"
+            "        this_group = Group()\n"
+            "    return [group for group in groups if group]\n\n\n"
+            "def sizes():\n"
+            "    shown = [make(), make()]\n"
+            "    return [g.size() for g in shown]\n\n\n"
+            "def chained(values):\n"
+            "    gs = [Group() for v in values]\n"
+            "    for g in gs:\n"
+            "        yield from g\n\n\n"
+            "def annotated(values):\n"
+            "    xs: list[Other] = []\n"
+            "    xs.append(make())\n"
+            "    return [x.size() for x in xs]\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/groups.py", "Group.__bool__", "typed") in calls(edges, "pkg/groups.py::build")
+    assert ("pkg/groups.py", "Group.size", "typed") in calls(edges, "pkg/groups.py::sizes")
+    assert ("pkg/groups.py", "Group.__iter__", "typed") in calls(edges, "pkg/groups.py::chained")
+    annotated = calls(edges, "pkg/groups.py::annotated")
+    assert ("pkg/groups.py", "Other.size", "typed") in annotated
+    assert ("pkg/groups.py", "Group.size", "typed") not in annotated
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

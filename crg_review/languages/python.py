@@ -193,6 +193,8 @@ def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
 
 _NAMES = frozenset(("identifier", "attribute"))
 _OPERANDS = frozenset(("identifier", "attribute", "call"))
+#: collections written out whose items an assignment tells (``xs = [Cls(...), y]``)
+_DISPLAYS = frozenset(("list", "tuple", "set", "list_comprehension"))
 _LOOKUP_NAMES = frozenset(("string", "binary_operator", "call", "identifier"))
 _CAST_ARGS = frozenset(("identifier", "attribute", "subscript", "string"))
 _BOUNDS = frozenset(("identifier", "attribute", "string"))
@@ -266,6 +268,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
     out: list[Item] = [("call", function, args)]
     out.extend(_callbacks(function, args, source))
     if kind == "attribute":
+        out.extend(_added_items(function, args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -320,6 +323,36 @@ def _call(node: Any, source: bytes) -> list[Item]:
         if second is not None and second.type in _OPERANDS:
             out.append(("equality", second, second))
     return out
+
+
+#: methods that add their argument to a collection (``xs.append(v)``), and the position of that argument
+_ADDING_METHODS = {b"append": 0, b"add": 0, b"appendleft": 0, b"insert": 1}
+
+
+def _item_value(node: Any) -> Any:
+    """A value whose class the resolver can tell, as an item of a collection: a name (a variable) or a call
+    of a name (``Cls(...)``, ``make(...)``: the item text then has a parenthesis); else None."""
+    if node is None:
+        return None
+    if node.type in _NAMES:
+        return node
+    return node if node.type == "call" and _called_function(node) is not None else None
+
+
+def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
+    """(call function: (attribute object: [(identifier) (attribute)] @name attribute: (identifier) @_add) arguments:
+    (argument_list . [(identifier) (attribute) (call function: [(identifier) (attribute)])] @receiver))
+    @reference.item (#any-of? @_add "append" "add" "appendleft"; for "insert" the second argument): the collection
+    ``@name`` holds values like ``@receiver`` (its element type, for the loops over it: resolve.Resolver._elements)."""
+    container = function.child_by_field_name("object")
+    method = function.child_by_field_name("attribute")
+    if container is None or method is None or container.type not in _NAMES:
+        return []
+    position = _ADDING_METHODS.get(source[method.start_byte : method.end_byte])
+    if position is None or args.named_child_count != position + 1:
+        return []
+    value = _item_value(_named_child(args, position))
+    return [("item", container, value)] if value is not None else []
 
 
 #: functions of the standard library that call a function they are given before they return (``sorted``) or
@@ -405,6 +438,11 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
     ):
         out.append(("namestr", left, right))
+    if left_kind in _NAMES and right_kind in _DISPLAYS:
+        # (assignment left: [(identifier) (attribute)] @name right: (list [(identifier) (attribute) (call function:
+        #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
+        values = [right.child_by_field_name("body")] if right_kind == "list_comprehension" else right.named_children
+        out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
     if left_kind in _NAMES:
         called = function if function is not None and function.type in _NAMES else None
         # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
@@ -980,6 +1018,9 @@ def _drop_unused_facts(result: ParseResult) -> None:
         if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
+    # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above)
+    iterated = {r.receiver for r in result.references if r.kind == "element"}
+    result.references = [r for r in result.references if r.kind != "item" or r.name in iterated]
 
 
 def _protocol_method(kind: str, name: str) -> str:
