@@ -38,10 +38,12 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import path_names
 
-__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
+__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
-#: a bare name matching more definitions than this is left unresolved as ``ambiguous``
+#: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
+#: overrides of a method in at most MAX_FAMILIES class hierarchies)
 MAX_CANDIDATES = 16
+MAX_FAMILIES = 3
 
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
@@ -167,6 +169,7 @@ class Resolver:
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
+        self._families: dict[str, bool] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -1156,10 +1159,29 @@ class Resolver:
         cands = self._candidates(name, receiver)
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
-        if not cands or len(cands) > MAX_CANDIDATES:
+        if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             return []
         confidence = round(0.5 / len(cands), 3)
         return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+
+    def _few_families(self, name: str, cands: list[Sym]) -> bool:
+        """Whether the candidates of a method name are the overrides in at most :data:`MAX_FAMILIES` class
+        hierarchies (``Node.as_const`` and its overrides in dozens of node classes, plus a helper class's
+        own): then an unknown receiver of a call of the name is most likely an instance of one of them
+        (a name common to unrelated classes, ``get``, ``run``, has many roots)."""
+        found = self._families.get(name)
+        if found is None:
+            owners = {c.parent_id for c in cands}
+            found = False
+            if all(c.kind == "method" for c in cands) and None not in owners:
+                roots = 0
+                for owner in owners:
+                    assert owner is not None
+                    if not any(o in owners for o in self._linearized(owner) if o != owner):
+                        roots += 1
+                found = roots <= MAX_FAMILIES
+            self._families[name] = found
+        return found
 
     def _receiver_is_external(self, fid: int, scope: Sym, receiver: str) -> bool:
         """``np.array()`` where ``np`` is imported from outside the repository: no name-match."""
@@ -1911,6 +1933,26 @@ def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
     if class_files:
         idl = ",".join(str(i) for i in class_files)
         out.update(r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE dst_file_id IN ({idl})"))
+        # a method name of more than MAX_CANDIDATES definitions is matched only while they are in few hierarchies
+        # (Resolver._few_families): a call of one on an unknown receiver has no edge to follow when it was not
+        names = [
+            r[0]
+            for r in q(
+                "SELECT s.name FROM symbols s WHERE s.kind='method' AND s.name IN "
+                f"(SELECT name FROM symbols WHERE file_id IN ({idl}) AND kind='method') "
+                "GROUP BY s.name HAVING COUNT(*) > ?",
+                (MAX_CANDIDATES,),
+            )
+        ]
+        for i in range(0, len(names), 500):
+            chunk = names[i : i + 500]
+            out.update(
+                r[0]
+                for r in q(
+                    f"SELECT DISTINCT file_id FROM refs WHERE name IN ({','.join('?' * len(chunk))}) AND receiver != ''",
+                    chunk,
+                )
+            )
     if not out:
         return set()
     idl = ",".join(str(i) for i in out)

@@ -574,6 +574,34 @@ def test_items_of_a_collection_the_function_fills_are_typed(repo: Path, tmp_path
     assert ("pkg/groups.py", "Group.size", "typed") not in annotated
 
 
+def test_a_method_name_of_many_overrides_in_few_hierarchies_is_matched(repo: Path, tmp_path: Path) -> None:
+    # more definitions than MAX_CANDIDATES of `as_const`, all overrides in two class hierarchies: a call on an
+    # unknown receiver may run each (a name-match of low confidence); a name of as many unrelated classes is not
+    from crg_review.resolve import MAX_CANDIDATES, MAX_FAMILIES
+
+    n = MAX_CANDIDATES + 2
+    nodes = "class Expr:\n    def as_const(self):\n        return 0\n\n\n" + "".join(
+        f"class E{i}(Expr):\n    def as_const(self):\n        return {i}\n\n\n" for i in range(n)
+    )
+    nodes += "class Pair:\n    def as_const(self):\n        return 1\n\n\n"
+    other = "".join(f"class U{i}:\n    def fetch(self):\n        return {i}\n\n\n" for i in range(MAX_FAMILIES + 1))
+    other += "".join(f"class V{i}(U{i % (MAX_FAMILIES + 1)}):\n    def fetch(self):\n        return {i}\n\n\n" for i in range(n))
+    files = {
+        "pkg/nodes.py": nodes,
+        "pkg/other.py": other,
+        "pkg/use.py": "def fold(args):\n    return [x.as_const() for x in args]\n\n\ndef load(x):\n    return x.fetch()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    fold = calls(edges, "pkg/use.py::fold")
+    assert {d[1] for d in fold} == {"Expr.as_const", "Pair.as_const", *(f"E{i}.as_const" for i in range(n))}
+    assert {d[2] for d in fold} == {"name-match"}
+    assert calls(edges, "pkg/use.py::load") == set()  # MAX_FAMILIES + 1 hierarchies: ambiguous
+    # one root becomes a subclass of another (in another file): the caller is re-resolved
+    changed = other.replace(f"class U{MAX_FAMILIES}:", f"class U{MAX_FAMILIES}(U0):")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/other.py": changed})
+    assert len(calls(edges, "pkg/use.py::load")) == MAX_FAMILIES + 1 + n
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"
