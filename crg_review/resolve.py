@@ -1057,8 +1057,12 @@ class Resolver:
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
                     unresolved.append((fid, ref_id, self._why_unresolved(fid, scope, name, receiver)))
                 continue
+            # `def outer(): @deco def inner(): ...`: the function that runs the `def` runs the decorator
+            parent = self.sym(scope.parent_id) if kind == "decorator" and scope.parent_id is not None else None
             for t in targets:
                 add(scope.id, t, "call", line)
+                if parent is not None and parent.kind in ("function", "method"):
+                    add(parent.id, t, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
                     for w in self._wrappers(fid, t.sym):

@@ -602,6 +602,22 @@ def test_a_method_name_of_many_overrides_in_few_hierarchies_is_matched(repo: Pat
     assert len(calls(edges, "pkg/use.py::load")) == MAX_FAMILIES + 1 + n
 
 
+def test_a_decorator_of_a_nested_function_is_called_by_the_enclosing_function(repo: Path, tmp_path: Path) -> None:
+    # `def make(): @deco def visit(...): ...; return visit`: running make applies deco
+    files = {
+        "pkg/deco.py": "def deco(f):\n    return f\n",
+        "pkg/make.py": (
+            "from .deco import deco\n\n\n"
+            "def make(op):\n    @deco\n    def visit(node):\n        return op\n\n    return visit\n\n\n"
+            "@deco\ndef top():\n    return 1\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::make")
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::make.visit")  # as before
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::top")
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"
