@@ -14,8 +14,9 @@ annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`)
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
-parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
-(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``table``
+(a function taken from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's),
+``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``name-match`` (only the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
@@ -311,14 +312,15 @@ class Resolver:
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
         (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``), ``element``
-        (``for x in y``) or ``item`` (``xs.append(v)``, ``xs = [Cls(...)]``: a value xs holds, a variable or a call);
+        (``for x in y``), ``item`` (``xs.append(v)``, ``xs = [Cls(...)]``, ``{k: f}``: a value xs holds, a
+        variable or a call) or ``lookup`` (``f = table[k]``, ``f = table.get(k)``: the collection f takes an item of);
         and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
         of a look-up by prefix whose result the scope does not call)."""
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','item','getattr') ORDER BY id",
+                "('assign','alias','element','item','lookup','getattr') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -399,7 +401,7 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
-                if kind == "item":  # what the collection holds, not what it is
+                if kind in ("item", "lookup"):  # what the collection holds, not what it is; an item of one
                     continue
                 name_text = _type_name(text)
                 if not name_text:
@@ -1240,6 +1242,7 @@ class Resolver:
             out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
+                out_typed.extend(self._looked_up_callables(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1304,6 +1307,39 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """What a variable may hold when it takes an item of a table of functions the file fills (``f =
+        TABLE.get(k)``, ``f = self.FUNCS[k]`` of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
+        body of a subclass of the same file that replaces it): each function (or class) of the table, one of
+        which runs."""
+        if self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (kind, container) in self._facts_of(fid, scope, var):
+                if kind != "lookup":
+                    continue
+                tables = self._facts_of(fid, where, container)
+                cls = self.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
+                if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
+                    attr = container.partition(".")[2]
+                    facts = self.facts(fid)
+                    for sub in self._descendants(cls.id):
+                        if self.sym(sub).file_id == fid:
+                            tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
+                for at, (item_kind, text) in tables:
+                    if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
+                        continue
+                    receiver, _, name = text.rpartition(".")
+                    for t in self._resolve_name(fid, at, name, receiver, "ref"):
+                        if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
+                            found.append(t.sym)
+        finally:
+            self._depth -= 1
+        confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(f, "table", confidence, len(found)) for f in found]
 
     def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
         """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or

@@ -618,6 +618,35 @@ def test_a_decorator_of_a_nested_function_is_called_by_the_enclosing_function(re
     assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::top")
 
 
+def test_a_function_taken_from_a_table_the_file_fills_is_each_of_the_table(repo: Path, tmp_path: Path) -> None:
+    # `FUNCS = {"iso": utils.from_iso, ...}` in a class body (and a subclass's own), `func = self.FUNCS.get(fmt)`
+    # then `func(value)`; a module-level table looked up by subscript
+    files = {
+        "pkg/utils.py": "def from_iso(v):\n    return v\n\ndef from_rfc(v):\n    return v\n\ndef from_date(v):\n    return v\n",
+        "pkg/fields.py": (
+            "from . import utils\nfrom .utils import from_rfc\n\n\n"
+            "class DateTime:\n"
+            "    FUNCS = {'iso': utils.from_iso, 'rfc': from_rfc}\n\n"
+            "    def _deserialize(self, value, fmt):\n"
+            "        func = self.FUNCS.get(fmt)\n"
+            "        if func:\n            return func(value)\n        return value\n\n\n"
+            "class Date(DateTime):\n"
+            "    FUNCS = {'iso': utils.from_date}\n\n\n"
+            "def upper(v):\n    return v\n\n\n"
+            "TABLE = {'u': upper, 'i': utils.from_iso}\n\n\n"
+            "def apply(k, v):\n    fn = TABLE[k]\n    return fn(v)\n\n\n"
+            "def unrelated(k, v):\n    fn = {}.get(k)\n    return fn(v)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    deserialize = calls(edges, "pkg/fields.py::DateTime._deserialize")
+    assert {(d[1], d[2]) for d in deserialize if d[2] == "table"} == {
+        ("from_iso", "table"), ("from_rfc", "table"), ("from_date", "table")
+    }
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/fields.py::apply")} >= {("upper", "table"), ("from_iso", "table")}
+    assert not {d for d in calls(edges, "pkg/fields.py::unrelated") if d[2] == "table"}
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

@@ -438,6 +438,22 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
     ):
         out.append(("namestr", left, right))
+    if left_kind in _NAMES and right_kind == "dictionary":
+        # (assignment left: [(identifier) (attribute)] @name right: (dictionary (pair value: [(identifier) (attribute)
+        #   (call function: [(identifier) (attribute)])] @receiver))) @reference.item: a table of functions, say
+        values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
+        out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
+    if left_kind == "identifier":
+        # (assignment left: (identifier) @name right: [(subscript value: [(identifier) (attribute)] @receiver)
+        #   (call function: (attribute object: [(identifier) (attribute)] @receiver attribute: (identifier) @_get))])
+        #   @reference.lookup (#eq? @_get "get"): the variable holds an item of the collection (`f = TABLE.get(k)`)
+        container = right.child_by_field_name("value") if right_kind == "subscript" else None
+        if function is not None and function.type == "attribute" and _field_type(function, "attribute") == "identifier":
+            method = function.child_by_field_name("attribute")
+            if source[method.start_byte : method.end_byte] == b"get":
+                container = function.child_by_field_name("object")
+        if container is not None and container.type in _NAMES:
+            out.append(("lookup", left, container))
     if left_kind in _NAMES and right_kind in _DISPLAYS:
         # (assignment left: [(identifier) (attribute)] @name right: (list [(identifier) (attribute) (call function:
         #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
@@ -820,7 +836,7 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind in ("assign", "namestr") and "." not in r.name:
+        if r.kind in ("assign", "namestr", "lookup") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     _drop_unused_facts(result)
     typed = _typed_values(result)
@@ -1018,8 +1034,13 @@ def _drop_unused_facts(result: ParseResult) -> None:
         if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
+    # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
+    calls = {(r.scope, r.name) for r in result.references if r.kind == "call" and not r.receiver}
+    result.references = [r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls]
     # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above)
-    iterated = {r.receiver for r in result.references if r.kind == "element"}
+    # or to a look-up in it kept above
+    iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
+    iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
     result.references = [r for r in result.references if r.kind != "item" or r.name in iterated]
 
 
@@ -1047,7 +1068,7 @@ def _typed_values(result: ParseResult) -> set[str]:
         if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
     }
     for r in result.references:
-        if r.kind in ("assign", "alias", "element") and r.name != "return":
+        if r.kind in ("assign", "alias", "element", "lookup") and r.name != "return":
             out.add(r.name)
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
