@@ -488,7 +488,9 @@ class Resolver:
                     out.extend(c for c in found if c not in out)
                 if not out:  # `xs = []; xs.append(Cls(...))`, `xs = [Cls(...)]`
                     for where, (kind, fact) in facts:
-                        if kind == "item":
+                        # a function's own variable: what else is added to an attribute (`stack.filters.append(...)`
+                        # in another file) or to a module's list is not seen here, and a typed item is no name-match
+                        if kind == "item" and where.kind in ("function", "method") and "." not in text:
                             out.extend(c for c in self._item_classes(fid, where, fact) if c not in out)
             if not out:
                 for cls in self._types_of(fid, scope, text):

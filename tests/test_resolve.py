@@ -559,6 +559,9 @@ def test_items_of_a_collection_the_function_fills_are_typed(repo: Path, tmp_path
             "    gs = [Group() for v in values]\n"
             "    for g in gs:\n"
             "        yield from g\n\n\n"
+            "class Stack:\n"
+            "    def __init__(self):\n        self.filters = []\n        self.filters.append(Group())\n\n"
+            "    def run(self):\n        return [f.size() for f in self.filters]\n\n\n"
             "def annotated(values):\n"
             "    xs: list[Other] = []\n"
             "    xs.append(make())\n"
@@ -569,6 +572,9 @@ def test_items_of_a_collection_the_function_fills_are_typed(repo: Path, tmp_path
     assert ("pkg/groups.py", "Group.__bool__", "typed") in calls(edges, "pkg/groups.py::build")
     assert ("pkg/groups.py", "Group.size", "typed") in calls(edges, "pkg/groups.py::sizes")
     assert ("pkg/groups.py", "Group.__iter__", "typed") in calls(edges, "pkg/groups.py::chained")
+    # an attribute's items: other files may add others (`stack.filters.append(Other())`): a name-match stays
+    attribute = calls(edges, "pkg/groups.py::Stack.run")
+    assert ("pkg/groups.py", "Other.size", "name-match") in attribute
     annotated = calls(edges, "pkg/groups.py::annotated")
     assert ("pkg/groups.py", "Other.size", "typed") in annotated
     assert ("pkg/groups.py", "Group.size", "typed") not in annotated
