@@ -14,8 +14,9 @@ annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`)
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
-parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``key``
-(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``table``
+(a function taken from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's),
+``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``name-match`` (only the
@@ -41,10 +42,12 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .store import escape_like, path_names
 
-__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
+__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
-#: a bare name matching more definitions than this is left unresolved as ``ambiguous``
+#: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
+#: overrides of a method in at most MAX_FAMILIES class hierarchies)
 MAX_CANDIDATES = 16
+MAX_FAMILIES = 3
 
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
@@ -176,6 +179,7 @@ class Resolver:
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
+        self._families: dict[str, bool] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -316,14 +320,16 @@ class Resolver:
 
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
-        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``) or ``element``
-        (``for x in y``); and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
+        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``), ``element``
+        (``for x in y``), ``item`` (``xs.append(v)``, ``xs = [Cls(...)]``, ``{k: f}``: a value xs holds, a
+        variable or a call) or ``lookup`` (``f = table[k]``, ``f = table.get(k)``: the collection f takes an item of);
+        and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
         of a look-up by prefix whose result the scope does not call)."""
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','getattr') ORDER BY id",
+                "('assign','alias','element','item','lookup','getattr') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -404,6 +410,8 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
+                if kind in ("item", "lookup"):  # what the collection holds, not what it is; an item of one
+                    continue
                 name_text = _type_name(text)
                 if not name_text:
                     continue
@@ -476,14 +484,23 @@ class Resolver:
                 if t.resolution != "name-match" and t.sym.kind in ("function", "method"):
                     out.extend(c for c in self._annotation_classes(t.sym, element=True) if c not in out)
             if not out:
-                for where, (kind, fact) in self._facts_of(fid, scope, text):
-                    if kind == "assign" and _element_name(fact):
+                facts = self._facts_of(fid, scope, text)
+                for where, (kind, fact) in facts:
+                    if kind == "item":  # what was added to it counts only without an annotation (below)
+                        found = []
+                    elif kind == "assign" and _element_name(fact):
                         found = self._resolve_type_text(fid, where, _element_name(fact))
                     elif kind in ("assign", "alias"):
                         found = self._elements(fid, where, fact)
                     else:
                         found = []
                     out.extend(c for c in found if c not in out)
+                if not out:  # `xs = []; xs.append(Cls(...))`, `xs = [Cls(...)]`
+                    for where, (kind, fact) in facts:
+                        # a function's own variable: what else is added to an attribute (`stack.filters.append(...)`
+                        # in another file) or to a module's list is not seen here, and a typed item is no name-match
+                        if kind == "item" and where.kind in ("function", "method") and "." not in text:
+                            out.extend(c for c in self._item_classes(fid, where, fact) if c not in out)
             if not out:
                 for cls in self._types_of(fid, scope, text):
                     it = self.member(cls.id, "__iter__")
@@ -491,6 +508,28 @@ class Resolver:
                         out.extend(c for c in self._annotation_classes(it, element=True) if c not in out)
         finally:
             self._depth -= 1
+        return out
+
+    def _item_classes(self, fid: int, scope: Sym, text: str) -> list[Sym]:
+        """Classes of a value added to a collection (an ``item`` fact): of the instance a call makes
+        (``Cls(...)``, or what ``make(...)`` returns), or of a variable."""
+        callee, paren, _ = text.partition("(")
+        if not paren:
+            return self._types_of(fid, scope, text)
+        if not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        out: list[Sym] = []
+        receiver, _, name = callee.rpartition(".")
+        for t in self._resolve_name(fid, scope, name, receiver, "type"):
+            if t.resolution == "name-match":
+                continue
+            if t.sym.kind in _CLASS_KINDS:
+                found = [] if self._is_protocol(t.sym) else [t.sym]
+            elif t.sym.kind in ("function", "method"):
+                found = self._returns(t.sym, fid)
+            else:
+                found = []
+            out.extend(c for c in found if c not in out)
         return out
 
     def _resolve_type_text(self, fid: int, scope: Sym, name_text: str) -> list[Sym]:
@@ -983,7 +1022,7 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "holds", "reads"):  # facts for type and table questions
+            if kind in ("assign", "alias", "element", "item", "holds", "reads"):  # facts for type and table questions
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
@@ -1070,10 +1109,14 @@ class Resolver:
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
                     unresolved.append((fid, ref_id, self._why_unresolved(fid, scope, name, receiver)))
                 continue
+            # `def outer(): @deco def inner(): ...`: the function that runs the `def` runs the decorator
+            parent = self.sym(scope.parent_id) if kind == "decorator" and scope.parent_id is not None else None
             for t in targets:
                 add(scope.id, t, "call", line)
                 if t.sym.file_id == fid and t.resolution != "name-match":
                     called_at.setdefault((scope.id, line), []).append(t.sym)
+                if parent is not None and parent.kind in ("function", "method"):
+                    add(parent.id, t, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
                     for w in self._wrappers(fid, t.sym):
@@ -1181,10 +1224,29 @@ class Resolver:
         cands = self._candidates(name, receiver)
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
-        if not cands or len(cands) > MAX_CANDIDATES:
+        if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             return []
         confidence = round(0.5 / len(cands), 3)
         return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+
+    def _few_families(self, name: str, cands: list[Sym]) -> bool:
+        """Whether the candidates of a method name are the overrides in at most :data:`MAX_FAMILIES` class
+        hierarchies (``Node.as_const`` and its overrides in dozens of node classes, plus a helper class's
+        own): then an unknown receiver of a call of the name is most likely an instance of one of them
+        (a name common to unrelated classes, ``get``, ``run``, has many roots)."""
+        found = self._families.get(name)
+        if found is None:
+            owners = {c.parent_id for c in cands}
+            found = False
+            if all(c.kind == "method" for c in cands) and None not in owners:
+                roots = 0
+                for owner in owners:
+                    assert owner is not None
+                    if not any(o in owners for o in self._linearized(owner) if o != owner):
+                        roots += 1
+                found = roots <= MAX_FAMILIES
+            self._families[name] = found
+        return found
 
     def _receiver_is_external(self, fid: int, scope: Sym, receiver: str) -> bool:
         """``np.array()`` where ``np`` is imported from outside the repository: no name-match."""
@@ -1239,6 +1301,7 @@ class Resolver:
             out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
+                out_typed.extend(self._looked_up_callables(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1313,6 +1376,39 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """What a variable may hold when it takes an item of a table of functions the file fills (``f =
+        TABLE.get(k)``, ``f = self.FUNCS[k]`` of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
+        body of a subclass of the same file that replaces it): each function (or class) of the table, one of
+        which runs."""
+        if self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (kind, container) in self._facts_of(fid, scope, var):
+                if kind != "lookup":
+                    continue
+                tables = self._facts_of(fid, where, container)
+                cls = self.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
+                if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
+                    attr = container.partition(".")[2]
+                    facts = self.facts(fid)
+                    for sub in self._descendants(cls.id):
+                        if self.sym(sub).file_id == fid:
+                            tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
+                for at, (item_kind, text) in tables:
+                    if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
+                        continue
+                    receiver, _, name = text.rpartition(".")
+                    for t in self._resolve_name(fid, at, name, receiver, "ref"):
+                        if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
+                            found.append(t.sym)
+        finally:
+            self._depth -= 1
+        confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(f, "table", confidence, len(found)) for f in found]
 
     def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
         """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or
@@ -1948,6 +2044,26 @@ def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
     if class_files:
         idl = ",".join(str(i) for i in class_files)
         out.update(r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE dst_file_id IN ({idl})"))
+        # a method name of more than MAX_CANDIDATES definitions is matched only while they are in few hierarchies
+        # (Resolver._few_families): a call of one on an unknown receiver has no edge to follow when it was not
+        names = [
+            r[0]
+            for r in q(
+                "SELECT s.name FROM symbols s WHERE s.kind='method' AND s.name IN "
+                f"(SELECT name FROM symbols WHERE file_id IN ({idl}) AND kind='method') "
+                "GROUP BY s.name HAVING COUNT(*) > ?",
+                (MAX_CANDIDATES,),
+            )
+        ]
+        for i in range(0, len(names), 500):
+            chunk = names[i : i + 500]
+            out.update(
+                r[0]
+                for r in q(
+                    f"SELECT DISTINCT file_id FROM refs WHERE name IN ({','.join('?' * len(chunk))}) AND receiver != ''",
+                    chunk,
+                )
+            )
     if not out:
         return set()
     idl = ",".join(str(i) for i in out)

@@ -510,6 +510,149 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     assert ("pkg/opt.py", "Optimizer.visit_Const", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
 
 
+def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
+    # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
+    files = {
+        "pkg/filters.py": (
+            "class Reindent:\n"
+            "    def _process(self, node):\n"
+            "        func_name = '_process_{cls}'.format(cls=type(node).__name__)\n"
+            "        func = getattr(self, func_name.lower(), self._process_default)\n"
+            "        func(node)\n\n"
+            "    def _strip(self, node):\n"
+            "        return getattr(self, 'Strip_{}'.format(node).upper())(node)\n\n"
+            "    def _process_where(self, node):\n        return 1\n\n"
+            "    def _process_default(self, node):\n        return 2\n\n"
+            "    def STRIP_ALL(self, node):\n        return 3\n\n"
+            "    def other(self, node):\n        return 4\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    process = {d[1] for d in calls(edges, "pkg/filters.py::Reindent._process") if d[2] == "getattr"}
+    assert process == {"Reindent._process_where", "Reindent._process_default"}
+    assert calls(edges, "pkg/filters.py::Reindent._strip") == {("pkg/filters.py", "Reindent.STRIP_ALL", "getattr")}
+
+
+def test_items_of_a_collection_the_function_fills_are_typed(repo: Path, tmp_path: Path) -> None:
+    # `groups = []; groups.append(Group(...))` then `[g for g in groups if g]` runs Group.__bool__; a list
+    # written out or comprehended types its items too, `yield from` iterates; an annotation of the collection wins
+    files = {
+        "pkg/groups.py": (
+            "class Group:\n"
+            "    def __bool__(self):\n        return True\n\n"
+            "    def __iter__(self):\n        return iter(())\n\n"
+            "    def size(self):\n        return 0\n\n\n"
+            "class Other:\n"
+            "    def size(self):\n        return 1\n\n\n"
+            "def make():\n    return Group()\n\n\n"
+            "def build(values):\n"
+            "    groups = []\n"
+            "    this_group = Group()\n"
+            "    for v in values:\n"
+            "        groups.append(this_group)\n"
+            "        this_group = Group()\n"
+            "    return [group for group in groups if group]\n\n\n"
+            "def sizes():\n"
+            "    shown = [make(), make()]\n"
+            "    return [g.size() for g in shown]\n\n\n"
+            "def chained(values):\n"
+            "    gs = [Group() for v in values]\n"
+            "    for g in gs:\n"
+            "        yield from g\n\n\n"
+            "class Stack:\n"
+            "    def __init__(self):\n        self.filters = []\n        self.filters.append(Group())\n\n"
+            "    def run(self):\n        return [f.size() for f in self.filters]\n\n\n"
+            "def annotated(values):\n"
+            "    xs: list[Other] = []\n"
+            "    xs.append(make())\n"
+            "    return [x.size() for x in xs]\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/groups.py", "Group.__bool__", "typed") in calls(edges, "pkg/groups.py::build")
+    assert ("pkg/groups.py", "Group.size", "typed") in calls(edges, "pkg/groups.py::sizes")
+    assert ("pkg/groups.py", "Group.__iter__", "typed") in calls(edges, "pkg/groups.py::chained")
+    # an attribute's items: other files may add others (`stack.filters.append(Other())`): a name-match stays
+    attribute = calls(edges, "pkg/groups.py::Stack.run")
+    assert ("pkg/groups.py", "Other.size", "name-match") in attribute
+    annotated = calls(edges, "pkg/groups.py::annotated")
+    assert ("pkg/groups.py", "Other.size", "typed") in annotated
+    assert ("pkg/groups.py", "Group.size", "typed") not in annotated
+
+
+def test_a_method_name_of_many_overrides_in_few_hierarchies_is_matched(repo: Path, tmp_path: Path) -> None:
+    # more definitions than MAX_CANDIDATES of `as_const`, all overrides in two class hierarchies: a call on an
+    # unknown receiver may run each (a name-match of low confidence); a name of as many unrelated classes is not
+    from crg_review.resolve import MAX_CANDIDATES, MAX_FAMILIES
+
+    n = MAX_CANDIDATES + 2
+    nodes = "class Expr:\n    def as_const(self):\n        return 0\n\n\n" + "".join(
+        f"class E{i}(Expr):\n    def as_const(self):\n        return {i}\n\n\n" for i in range(n)
+    )
+    nodes += "class Pair:\n    def as_const(self):\n        return 1\n\n\n"
+    other = "".join(f"class U{i}:\n    def fetch(self):\n        return {i}\n\n\n" for i in range(MAX_FAMILIES + 1))
+    other += "".join(f"class V{i}(U{i % (MAX_FAMILIES + 1)}):\n    def fetch(self):\n        return {i}\n\n\n" for i in range(n))
+    files = {
+        "pkg/nodes.py": nodes,
+        "pkg/other.py": other,
+        "pkg/use.py": "def fold(args):\n    return [x.as_const() for x in args]\n\n\ndef load(x):\n    return x.fetch()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    fold = calls(edges, "pkg/use.py::fold")
+    assert {d[1] for d in fold} == {"Expr.as_const", "Pair.as_const", *(f"E{i}.as_const" for i in range(n))}
+    assert {d[2] for d in fold} == {"name-match"}
+    assert calls(edges, "pkg/use.py::load") == set()  # MAX_FAMILIES + 1 hierarchies: ambiguous
+    # one root becomes a subclass of another (in another file): the caller is re-resolved
+    changed = other.replace(f"class U{MAX_FAMILIES}:", f"class U{MAX_FAMILIES}(U0):")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/other.py": changed})
+    assert len(calls(edges, "pkg/use.py::load")) == MAX_FAMILIES + 1 + n
+
+
+def test_a_decorator_of_a_nested_function_is_called_by_the_enclosing_function(repo: Path, tmp_path: Path) -> None:
+    # `def make(): @deco def visit(...): ...; return visit`: running make applies deco
+    files = {
+        "pkg/deco.py": "def deco(f):\n    return f\n",
+        "pkg/make.py": (
+            "from .deco import deco\n\n\n"
+            "def make(op):\n    @deco\n    def visit(node):\n        return op\n\n    return visit\n\n\n"
+            "@deco\ndef top():\n    return 1\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::make")
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::make.visit")  # as before
+    assert ("pkg/deco.py", "deco", "import") in calls(edges, "pkg/make.py::top")
+
+
+def test_a_function_taken_from_a_table_the_file_fills_is_each_of_the_table(repo: Path, tmp_path: Path) -> None:
+    # `FUNCS = {"iso": utils.from_iso, ...}` in a class body (and a subclass's own), `func = self.FUNCS.get(fmt)`
+    # then `func(value)`; a module-level table looked up by subscript
+    files = {
+        "pkg/utils.py": "def from_iso(v):\n    return v\n\ndef from_rfc(v):\n    return v\n\ndef from_date(v):\n    return v\n",
+        "pkg/fields.py": (
+            "from . import utils\nfrom .utils import from_rfc\n\n\n"
+            "class DateTime:\n"
+            "    FUNCS = {'iso': utils.from_iso, 'rfc': from_rfc}\n\n"
+            "    def _deserialize(self, value, fmt):\n"
+            "        func = self.FUNCS.get(fmt)\n"
+            "        if func:\n            return func(value)\n        return value\n\n\n"
+            "class Date(DateTime):\n"
+            "    FUNCS = {'iso': utils.from_date}\n\n\n"
+            "def upper(v):\n    return v\n\n\n"
+            "TABLE = {'u': upper, 'i': utils.from_iso}\n\n\n"
+            "def apply(k, v):\n    fn = TABLE[k]\n    return fn(v)\n\n\n"
+            "def unrelated(k, v):\n    fn = {}.get(k)\n    return fn(v)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    deserialize = calls(edges, "pkg/fields.py::DateTime._deserialize")
+    assert {(d[1], d[2]) for d in deserialize if d[2] == "table"} == {
+        ("from_iso", "table"), ("from_rfc", "table"), ("from_date", "table")
+    }
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/fields.py::apply")} >= {("upper", "table"), ("from_iso", "table")}
+    assert not {d for d in calls(edges, "pkg/fields.py::unrelated") if d[2] == "table"}
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

@@ -210,6 +210,8 @@ def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
 
 _NAMES = frozenset(("identifier", "attribute"))
 _OPERANDS = frozenset(("identifier", "attribute", "call"))
+#: collections written out whose items an assignment tells (``xs = [Cls(...), y]``)
+_DISPLAYS = frozenset(("list", "tuple", "set", "list_comprehension"))
 _LOOKUP_NAMES = frozenset(("string", "binary_operator", "call", "identifier"))
 _CAST_ARGS = frozenset(("identifier", "attribute", "subscript", "string"))
 _BOUNDS = frozenset(("identifier", "attribute", "string"))
@@ -283,6 +285,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
     out: list[Item] = [("call", function, args)]
     out.extend(_callbacks(function, args, source))
     if kind == "attribute":
+        out.extend(_added_items(function, args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -337,6 +340,36 @@ def _call(node: Any, source: bytes) -> list[Item]:
         if second is not None and second.type in _OPERANDS:
             out.append(("equality", second, second))
     return out
+
+
+#: methods that add their argument to a collection (``xs.append(v)``), and the position of that argument
+_ADDING_METHODS = {b"append": 0, b"add": 0, b"appendleft": 0, b"insert": 1}
+
+
+def _item_value(node: Any) -> Any:
+    """A value whose class the resolver can tell, as an item of a collection: a name (a variable) or a call
+    of a name (``Cls(...)``, ``make(...)``: the item text then has a parenthesis); else None."""
+    if node is None:
+        return None
+    if node.type in _NAMES:
+        return node
+    return node if node.type == "call" and _called_function(node) is not None else None
+
+
+def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
+    """(call function: (attribute object: [(identifier) (attribute)] @name attribute: (identifier) @_add) arguments:
+    (argument_list . [(identifier) (attribute) (call function: [(identifier) (attribute)])] @receiver))
+    @reference.item (#any-of? @_add "append" "add" "appendleft"; for "insert" the second argument): the collection
+    ``@name`` holds values like ``@receiver`` (its element type, for the loops over it: resolve.Resolver._elements)."""
+    container = function.child_by_field_name("object")
+    method = function.child_by_field_name("attribute")
+    if container is None or method is None or container.type not in _NAMES:
+        return []
+    position = _ADDING_METHODS.get(source[method.start_byte : method.end_byte])
+    if position is None or args.named_child_count != position + 1:
+        return []
+    value = _item_value(_named_child(args, position))
+    return [("item", container, value)] if value is not None else []
 
 
 #: functions of the standard library that call a function they are given before they return (``sorted``) or
@@ -422,6 +455,27 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
     ):
         out.append(("namestr", left, right))
+    if left_kind in _NAMES and right_kind == "dictionary":
+        # (assignment left: [(identifier) (attribute)] @name right: (dictionary (pair value: [(identifier) (attribute)
+        #   (call function: [(identifier) (attribute)])] @receiver))) @reference.item: a table of functions, say
+        values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
+        out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
+    if left_kind == "identifier":
+        # (assignment left: (identifier) @name right: [(subscript value: [(identifier) (attribute)] @receiver)
+        #   (call function: (attribute object: [(identifier) (attribute)] @receiver attribute: (identifier) @_get))])
+        #   @reference.lookup (#eq? @_get "get"): the variable holds an item of the collection (`f = TABLE.get(k)`)
+        container = right.child_by_field_name("value") if right_kind == "subscript" else None
+        if function is not None and function.type == "attribute" and _field_type(function, "attribute") == "identifier":
+            method = function.child_by_field_name("attribute")
+            if source[method.start_byte : method.end_byte] == b"get":
+                container = function.child_by_field_name("object")
+        if container is not None and container.type in _NAMES:
+            out.append(("lookup", left, container))
+    if left_kind in _NAMES and right_kind in _DISPLAYS:
+        # (assignment left: [(identifier) (attribute)] @name right: (list [(identifier) (attribute) (call function:
+        #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
+        values = [right.child_by_field_name("body")] if right_kind == "list_comprehension" else right.named_children
+        out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
     if left_kind in _NAMES:
         called = function if function is not None and function.type in _NAMES else None
         # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
@@ -832,7 +886,7 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind in ("assign", "namestr") and "." not in r.name:
+        if r.kind in ("assign", "namestr", "lookup") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     _drop_unused_facts(result)
     typed = _typed_values(result)
@@ -861,9 +915,13 @@ def finalize(result: ParseResult) -> None:
         if r.kind in ("getattr", "getattrcall"):
             if r.kind == "getattr" and (r.scope, r.line, r.receiver, r.name) in called_lookups:
                 continue  # the getattrcall reference of the same lookup stands for it
-            looked_up = _looked_up_name(built_names.get((r.scope, r.name), r.name))
+            # `getattr(self, name.lower())`: the name built before, its case changed (`"_process_{}".format(...)`)
+            built, case = _case_changed(r.name)
+            looked_up = _looked_up_name(built_names.get((r.scope, built), built))
             if looked_up is not None:
                 name, exact = looked_up
+                if case:
+                    name = getattr(name, case)()
                 is_called = r.kind == "getattrcall" or r.scope in called_lookups
                 receiver = _one_line(r.receiver)
                 if exact:  # getattr(obj, "name"): obj.name, read or called
@@ -952,6 +1010,18 @@ _LOOKUP_TEXT = re.compile(r"""^([rRuU]?)(["'])([A-Za-z_][A-Za-z0-9_]*)(?:\2\s*([
 _LOOKUP_FSTRING = re.compile(r"""^[fF][rR]?(["'])([A-Za-z_][A-Za-z0-9_]*)\{""")
 
 
+#: ``name.lower()``: a name whose case a ``str`` method changes (the method, then the name)
+_CASE_CHANGE = re.compile(r"^(.*)\.(lower|upper|casefold)\(\)$", re.DOTALL)
+
+
+def _case_changed(text: str) -> tuple[str, str]:
+    """``("name", "lower")`` for ``name.lower()`` (``casefold`` as ``lower``), ``(text, "")`` for anything else."""
+    m = _CASE_CHANGE.match(text)
+    if m is None:
+        return text, ""
+    return m.group(1), "upper" if m.group(2) == "upper" else "lower"
+
+
 def _looked_up_name(text: str) -> tuple[str, bool] | None:
     """``(name, True)`` for a literal member name given to ``getattr``, ``(prefix, False)`` for a name built
     from a literal head, None when nothing literal is known."""
@@ -1017,6 +1087,14 @@ def _drop_unused_facts(result: ParseResult) -> None:
         if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
+    # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
+    calls = {(r.scope, r.name) for r in result.references if r.kind == "call" and not r.receiver}
+    result.references = [r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls]
+    # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above)
+    # or to a look-up in it kept above
+    iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
+    iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
+    result.references = [r for r in result.references if r.kind != "item" or r.name in iterated]
 
 
 def _protocol_method(kind: str, name: str) -> str:
@@ -1043,7 +1121,7 @@ def _typed_values(result: ParseResult) -> set[str]:
         if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
     }
     for r in result.references:
-        if r.kind in ("assign", "alias", "element") and r.name != "return":
+        if r.kind in ("assign", "alias", "element", "lookup") and r.name != "return":
             out.add(r.name)
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))

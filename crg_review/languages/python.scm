@@ -72,6 +72,8 @@
 ; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
 (for_statement) @expand.for_statement
 (for_in_clause) @expand.for_in_clause
+; `yield from EXPR` iterates EXPR too
+(yield "from" [(identifier) (attribute) (call)] @name) @reference.iterate
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
@@ -93,6 +95,9 @@
 (while_statement condition: [(identifier) (attribute)] @receiver @name) @reference.truth
 (not_operator argument: [(identifier) (attribute)] @receiver @name) @reference.truth
 (assert_statement . [(identifier) (attribute)] @receiver @name) @reference.truth
+; a comprehension's filter (`[g for g in gs if g]`) and the left operand of `and`/`or` are tested the same way
+(if_clause [(identifier) (attribute)] @receiver @name) @reference.truth
+(boolean_operator left: [(identifier) (attribute)] @receiver @name) @reference.truth
 
 ; unittest's assertions run the same methods: `assertIn(k, x)` x.__contains__, `assertTrue(x)` x.__bool__,
 ; `assertEqual(a, b)` as `a == b` (made in finalize): in expand.call
