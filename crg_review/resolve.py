@@ -420,18 +420,7 @@ class Resolver:
                     if cls is not None and cls not in out:
                         out.append(cls)
                     continue
-                found_here: list[Sym] = []
-                receiver, _, name = name_text.rpartition(".")
-                for t in self._resolve_name(fid, where, name, receiver, "type"):
-                    if t.resolution == "name-match":
-                        continue
-                    if t.sym.kind in _CLASS_KINDS:
-                        classes = [] if self._is_protocol(t.sym) else [t.sym]
-                    elif t.sym.kind in ("function", "method"):
-                        classes = self._returns(t.sym, fid)  # x = make_thing() -> Thing
-                    else:
-                        classes = []
-                    found_here.extend(c for c in classes if c not in found_here)
+                found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
                 if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
                     # self.x = x, where the parameter x is annotated; x = self.y
                     found_here = self._types_of(fid, where, name_text)
@@ -518,6 +507,11 @@ class Resolver:
             return self._types_of(fid, scope, text)
         if not all(p.isidentifier() for p in callee.split(".")):
             return []
+        return self._made_by(fid, scope, callee)
+
+    def _made_by(self, fid: int, scope: Sym, callee: str) -> list[Sym]:
+        """Classes of what a call of ``callee`` makes: the class it names (protocols left out), or the classes
+        the function it names returns."""
         out: list[Sym] = []
         receiver, _, name = callee.rpartition(".")
         for t in self._resolve_name(fid, scope, name, receiver, "type"):
