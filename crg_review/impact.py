@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CrgError
 from .languages import language_for_path
-from .model import CLASS_KINDS, MODULE_QUALNAME, Symbol
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol
 from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 from .store import escape_like
@@ -83,8 +83,6 @@ OVERRIDE_CONFIDENCE = 0.3
 RECEIVER_GUESS_CONFIDENCE = 0.5
 #: calls a scope makes that count for what it uses (and the factory hop behind them)
 FACTORY_MIN_CONFIDENCE = 0.5
-#: the scope of a Python module's `if __name__ == "__main__":` block (languages/python.py)
-_MAIN_SCOPE = "__main__"
 #: the test walk guesses receivers for the changed methods and their callers this many edges away
 RECEIVER_GUESS_MAX_DEPTH = 1
 #: subclasses whose use counts as a use of the method's class in the receiver guess
@@ -2495,7 +2493,7 @@ def _analyze(
         if cs.change in ("modified", "signature") and not tested:
             what = (
                 'the script entry block (if __name__ == "__main__")'
-                if n.qualname == _MAIN_SCOPE and n.language == "python"
+                if n.qualname == MAIN_SCOPE and n.language == "python"
                 else f"{n.kind} {n.qualname}"
             )
             findings.append(

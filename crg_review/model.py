@@ -19,6 +19,8 @@ CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
 
 #: qualname of the symbol that stands for a whole file (module / translation unit)
 MODULE_QUALNAME = "<module>"
+#: the qualified name of a Python module's `if __name__ == "__main__":` block, a scope of its own (languages/python.py)
+MAIN_SCOPE = "__main__"
 
 SYMBOL_KINDS = (
     "module",

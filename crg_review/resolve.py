@@ -39,7 +39,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MODULE_QUALNAME
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME
 from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -79,9 +79,8 @@ _DECORATED_CONFIDENCE = 0.5
 _KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
 _CONSTRUCTORS = ("__new__", "__init__")
-#: the scope of a Python module's `if __name__ == "__main__":` block (languages/python.py), and how sure a command
-#: line naming the module is to run it (it may run another copy of the module, an installed one)
-_MAIN_SCOPE = "__main__"
+#: how sure a command line naming a module is to run its `__main__` block (it may run another copy of the module,
+#: an installed one)
 _SPAWN_CONFIDENCE = 0.9
 #: a function given by name to a function of the same file that calls one of its parameters: likely the one called
 _PASSED_CONFIDENCE = 0.6
@@ -619,7 +618,7 @@ class Resolver:
                 continue
             row = self.conn.execute(
                 f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?",
-                (f, _MAIN_SCOPE),
+                (f, MAIN_SCOPE),
             ).fetchone()
             if row is not None:
                 out.append((Target(_sym(row), "spawn", _SPAWN_CONFIDENCE, len(files)), "call"))

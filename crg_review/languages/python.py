@@ -8,7 +8,7 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import MODULE_QUALNAME, Import, ParseResult, Reference, Symbol
+from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -54,8 +54,6 @@ def _decorator_text(decorator: Any, source: bytes) -> str:
     return _text(expression, source).strip() if expression is not None else _text(decorator, source)[1:].strip()
 
 
-#: the scope of a module's `if __name__ == "__main__":` block, and the name of the references that run it
-MAIN_SCOPE = "__main__"
 _MAIN_CHECKS = frozenset(f"{a}=={b}" for q in "\"'" for a, b in (("__name__", f"{q}__main__{q}"), (f"{q}__main__{q}", "__name__")))
 
 
