@@ -498,11 +498,14 @@ class Store:
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
             names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
             names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
+        # FTS rows are rewritten only where what they index changed: a body edit leaves them (and the pages
+        # of the index's segments, which every rewrite adds to and merges) alone
+        fts_stale = [q for q in old if q not in new or (old[q][3], old[q][7], old[q][9]) != (new[q].name, new[q].signature, new[q].docstring)]
         if self.has_fts:
             self.conn.executemany(
                 "INSERT INTO symbols_fts(symbols_fts, rowid, name, qualname, signature, docstring)"
                 " VALUES ('delete', ?, ?, ?, ?, ?)",
-                [(r[0], name_tokens(r[3]), r[1], r[7], r[9]) for r in old.values()],
+                [(r[0], name_tokens(r[3]), r[1], r[7], r[9]) for r in (old[q] for q in fts_stale)],
             )
         for table in ("edges", "unresolved", "refs", "imports", "bases"):
             self.conn.execute(f"DELETE FROM {table} WHERE file_id=?", (fid,))
@@ -521,7 +524,7 @@ class Store:
         if self.has_fts:
             self.conn.executemany(
                 "INSERT INTO symbols_fts(rowid, name, qualname, signature, docstring) VALUES (?,?,?,?,?)",
-                [(ids[q], name_tokens(new[q].name), q, new[q].signature, new[q].docstring) for q in new if q in old],
+                [(ids[q], name_tokens(new[q].name), q, new[q].signature, new[q].docstring) for q in fts_stale if q in new],
             )
         self._insert_facts(fid, parsed, ids)
         self.conn.execute(

@@ -312,3 +312,29 @@ def test_fts_follows_an_edit_of_a_file(repo: Path, db: Path) -> None:
         assert fts_names(store, fts_quote("account")) == {"fetchAccount"}
     finally:
         store.close()
+
+
+def test_fts_rows_are_rewritten_only_where_their_text_changed(repo: Path, db: Path) -> None:
+    store = Store.open(db)
+    try:
+        update_index(store, Repo(repo), Source("worktree"))
+        fts_pages = "SELECT count(*) FROM symbols_fts_data"
+        before = store.conn.execute(fts_pages).fetchone()[0]
+        body = CODE.replace("return u\n", "u = u or None\n    return u\n")
+        write(repo, "app/users.py", body)
+        commit(repo, "a body edit")
+        update_index(store, Repo(repo), Source("worktree"))
+        assert store.conn.execute(fts_pages).fetchone()[0] == before  # nothing it indexes changed: no new segment
+        assert fts_names(store, fts_quote("helper")) == {"helper"}
+        write(repo, "app/users.py", body.replace("def helper(u):\n", 'def helper(u):\n    """Trim whitespace."""\n'))
+        commit(repo, "a docstring")
+        update_index(store, Repo(repo), Source("worktree"))
+        assert fts_names(store, fts_quote("whitespace")) == {"helper"}
+        assert fts_names(store, fts_quote("user")) == {"getUserName"}
+        write(repo, "app/users.py", body)
+        commit(repo, "no docstring")
+        update_index(store, Repo(repo), Source("worktree"))
+        assert fts_names(store, fts_quote("whitespace")) == set()
+        assert fts_names(store, fts_quote("helper")) == {"helper"}
+    finally:
+        store.close()
