@@ -278,6 +278,7 @@ class Graph:
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
+        self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
@@ -694,15 +695,16 @@ class Graph:
             # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
             # whose nested `decorator` calls `cached`)
             hops = 2 if node is not None and self._makers(node) else 1
-            for _ in range(hops):
+            for hop in range(hops):
                 members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
-                users = self._confident_users(members)
-                both = sorted((users - set(members)) & builders)
+                self._load_users(members)
+                both = sorted(set().union(*(builders & self._users[m] for m in members)).difference(members))
                 # code of the project, not a test: a test that uses both classes is a user, not a builder
                 if both and any(not n.in_test_file for n in self.nodes(both).values()):
                     found = True
                     break
-                members = sorted(users | set(members))
+                if hop + 1 < hops:
+                    members = sorted(self._confident_users(members) | set(members))
             self._wired_cache[key] = found
         return found
 
@@ -718,14 +720,21 @@ class Graph:
         return out
 
     def _confident_users(self, ids: Sequence[int]) -> set[int]:
-        """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids``."""
-        return {
-            r[0]
-            for r in self.conn.execute(
-                f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(ids)}) AND confidence >= ?",
-                [*ids, FACTORY_MIN_CONFIDENCE],
-            )
-        }
+        """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids`` (kept per
+        node: the same classes and their methods come up for every class family a level checks)."""
+        self._load_users(ids)
+        return set().union(*(self._users[i] for i in ids))
+
+    def _load_users(self, ids: Iterable[int]) -> None:
+        missing = sorted({i for i in ids if i not in self._users})
+        for chunk in _chunks(missing):
+            found: dict[int, set[int]] = {i: set() for i in chunk}
+            for dst, src in self.conn.execute(
+                f"SELECT DISTINCT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND confidence >= ?",
+                [*chunk, FACTORY_MIN_CONFIDENCE],
+            ):
+                found[dst].add(src)
+            self._users.update(found)
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =
