@@ -286,6 +286,9 @@ class Graph:
         self._modules: dict[int, int | None] = {}
         self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
+        self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
+        self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
+        self._refs_roots: dict[int, dict[str, list[tuple[int, str, str, str, int]]]] = {}
         self._bindings: dict[int, frozenset[str]] = {}
         self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
 
@@ -726,15 +729,10 @@ class Graph:
         return set().union(*(self._users[i] for i in ids))
 
     def _load_users(self, ids: Iterable[int]) -> None:
-        missing = sorted({i for i in ids if i not in self._users})
-        for chunk in _chunks(missing):
-            found: dict[int, set[int]] = {i: set() for i in chunk}
-            for dst, src in self.conn.execute(
-                f"SELECT DISTINCT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND confidence >= ?",
-                [*chunk, FACTORY_MIN_CONFIDENCE],
-            ):
-                found[dst].add(src)
-            self._users.update(found)
+        # from the edges the walk loads anyway; a self-loop (left out there) would add a node to itself
+        missing = [i for i in ids if i not in self._users]
+        for i, edges in self.incoming(missing).items():
+            self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =
@@ -812,23 +810,32 @@ class Graph:
         anything below the package runs it too."""
         package = _package_dir(module)
         if package is None:
-            sql = (
-                "SELECT DISTINCT src_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?"
-                " ORDER BY src_id, line"
-            )
-            args: tuple[object, ...] = (module.file_id, module.file_id)
+            self.prefetch_file_importers([module])
+            rows: Iterable[tuple[int, int]] = self._importers[module.file_id]
         else:
             # the files first (CROSS JOIN keeps that order), then their import edges: left to itself, SQLite
             # reads every edge into those files (edges_dst_file), ten times the work for a top package
-            sql = (
+            rows = self.conn.execute(
                 "SELECT DISTINCT e.src_id, e.line FROM files f CROSS JOIN edges e INDEXED BY edges_import"
                 " ON e.dst_file_id=f.id"
-                " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line"
+                " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line",
+                (escape_like(package) + "%", module.file_id),
             )
-            args = (escape_like(package) + "%", module.file_id)
-        return [
-            EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in self.conn.execute(sql, args)
-        ]
+        return [EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in rows]
+
+    def prefetch_file_importers(self, modules: Iterable[Node]) -> None:
+        """Load the import edges into the files of many modules (not packages: :meth:`file_importers`) at once."""
+        want = sorted({m.file_id for m in modules if m.file_id not in self._importers and _package_dir(m) is None})
+        for f in want:
+            self._importers[f] = []
+        for chunk in _chunks(want):
+            for f, src, line in self.conn.execute(
+                "SELECT DISTINCT dst_file_id, src_id, line FROM edges"
+                f" WHERE dst_file_id IN ({_in(chunk)}) AND kind='import' AND file_id != dst_file_id"
+                " ORDER BY dst_file_id, src_id, line",
+                chunk,
+            ):
+                self._importers[f].append((src, line))
 
     def table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
         """For a function the module body names (``edge``) without calling it: the scopes that read the
@@ -893,7 +900,8 @@ class Graph:
             if (fid, variable) in seen:
                 continue
             seen.add((fid, variable))
-            at_import = [r for r in self._refs_of(fid) if _reads_variable(variable, r) and r[0] == mid]
+            reads = [r for r in self._refs_by_root(fid).get(_root(variable), ()) if _reads_variable(variable, r)]
+            at_import = [r for r in reads if r[0] == mid]
             stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
             for scope, kind, name, receiver, line in at_import:
                 if kind == "holds":  # `ALL = [FORMATS, ...]`: another variable holds what this one does
@@ -908,8 +916,8 @@ class Graph:
                     continue  # `sorted(FORMATS.keys())`, `FILTERS.update(...)`, `DEFAULTS = FORMATS.copy()`
                 elif kind not in ("ref", "attr", "type"):  # the module body uses the table: it may call fn
                     return None
-            for r in self._refs_of(fid):
-                if r[0] != mid and r[0] != fn.id and _reads_variable(variable, r):
+            for r in reads:
+                if r[0] != mid and r[0] != fn.id:
                     readers.setdefault(r[0], r[4])
             if "." in variable:
                 continue  # `mod.FORMATS` in an importer: no name other modules import
@@ -955,6 +963,18 @@ class Graph:
                 for r in self.conn.execute("SELECT name, alias, module FROM imports WHERE file_id=?", (file_id,))
             )
         return self._bindings[file_id]
+
+    def _refs_by_root(self, file_id: int) -> dict[str, list[tuple[int, str, str, str, int]]]:
+        """A file's references (:meth:`_refs_of`) by the name :func:`_reads_variable` looks at first: a
+        table's readers are found among the few that start with its name, not all of a big module's."""
+        found = self._refs_roots.get(file_id)
+        if found is None:
+            found = self._refs_roots[file_id] = {}
+            for r in self._refs_of(file_id):
+                _scope, kind, name, receiver, _line = r
+                text = receiver if kind in ("assign", "alias") or (kind != "holds" and receiver) else name
+                found.setdefault(_root(text), []).append(r)
+        return found
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
         """(scope, kind, name, receiver, line) of a file's references."""
@@ -1019,6 +1039,14 @@ class Graph:
         hook = special and not _is_special(method.name) and self.framework_hook(method)
         if special and not hook and not (_is_special(method.name) and method.language == "python"):
             return []
+        frontier = [method.parent_id]  # load the hierarchy a level at a time: the walk below asks class by class
+        seen = set(frontier)
+        while frontier:
+            self._load_inherit(frontier, "subclasses")
+            subs = [s for f in frontier for s in self._subclasses[f] if s not in seen]
+            seen.update(subs)
+            self._load_children(subs)
+            frontier = [s for s in subs if not any(c.name == method.name for c in self._children[s])]
         classes = [method.parent_id]
         todo = [method.parent_id]
         while todo:
@@ -1140,14 +1168,23 @@ class Graph:
     # tests
 
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
-        """Runnable tests of the given files."""
-        out: list[Node] = []
-        for chunk in _chunks(sorted(set(paths))):
+        """Runnable tests of the given files (by path, then line)."""
+        wanted = sorted(set(paths))
+        self.prefetch_tests_in_files(wanted)
+        return [t for p in wanted for t in self._file_tests[p]]
+
+    def prefetch_tests_in_files(self, paths: Iterable[str]) -> None:
+        """Load the runnable tests of many files at once (a walk level reaches hundreds of test modules)."""
+        want = sorted({p for p in paths if p not in self._file_tests})
+        for p in want:
+            self._file_tests[p] = []
+        for chunk in _chunks(want):
             rows = self.conn.execute(
                 f"{_NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test = 1 ORDER BY f.path, s.start_line", chunk
             ).fetchall()
-            out.extend(n for n in map(_node, rows) if n.runnable_test)
-        return out
+            for n in map(_node, rows):
+                if n.runnable_test:
+                    self._file_tests[n.path].append(n)
 
     def tests_under(self, node: Node) -> list[Node]:
         """The runnable tests a test class (or test node) stands for, nested classes included."""
@@ -1637,6 +1674,9 @@ def walk_tests(
         graph.nodes({e.src for edges in incoming.values() for e in edges})  # one query for the level
         graph.prefetch(nodes.values(), subclasses_of_tests=True)
         _prefetch_receiver_checks(graph, queue, nodes, incoming, state, window, start_set)
+        ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
+        graph.prefetch_file_importers(ran)
+        graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and posixpath.basename(n.path) != "conftest.py")
         nxt: dict[int, int] = {}
         for done, (dst, bits) in enumerate(sorted(queue.items())):
             if deadline is not None and done % DEADLINE_CHECK_NODES == 0 and deadline.passed():
@@ -1937,6 +1977,15 @@ def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
     if not receiver:
         return _starts_with(name, variable)
     return _starts_with(receiver, variable) or f"{receiver}.{name}" == variable
+
+
+def _root(text: str) -> str:
+    """The name an access starts with: ``V`` for ``V``, ``V.get(k)``, ``V[k]``; ``mod`` for ``mod.V``. Whatever
+    :func:`_reads_variable` finds for a variable starts with the variable's own root."""
+    return _ROOT_END.split(text, maxsplit=1)[0]
+
+
+_ROOT_END = re.compile(r"[.\[(]")
 
 
 def _table_access(variable: str, receiver: str, name: str) -> str:
