@@ -477,7 +477,7 @@ class Graph:
         """Load the transitive bases or subclasses of ``starts``: one query per level of the hierarchy."""
         cache = self._bases if which == "bases" else self._subclasses
         seen: set[int] = set()
-        frontier = set(starts)
+        frontier = {s for s in starts if (s, which) not in self._closure}  # a known closure is loaded already
         while frontier:
             self._load_inherit(frontier, which)
             seen |= frontier
@@ -1048,11 +1048,13 @@ class Graph:
             self._load_children(subs)
             frontier = [s for s in subs if not any(c.name == method.name for c in self._children[s])]
         classes = [method.parent_id]
+        taken = set(classes)  # a model base of django's tests has thousands of subclasses
         todo = [method.parent_id]
         while todo:
             for sub in self.subclasses(todo.pop()):
-                if sub not in classes and not any(c.name == method.name for c in self.children(sub)):
+                if sub not in taken and not any(c.name == method.name for c in self.children(sub)):
                     classes.append(sub)
+                    taken.add(sub)
                     todo.append(sub)
         # a subclass naming its base in its class statement is no use of an instance
         skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
@@ -1674,6 +1676,9 @@ def walk_tests(
         graph.nodes({e.src for edges in incoming.values() for e in edges})  # one query for the level
         graph.prefetch(nodes.values(), subclasses_of_tests=True)
         _prefetch_receiver_checks(graph, queue, nodes, incoming, state, window, start_set)
+        test_classes = {n.id for n in nodes.values() if n.is_test and n.kind in _CLASS_KINDS}
+        graph._load_children(test_classes)  # their tests (tests_under), and the subclasses that inherit them
+        graph.prefetch_closure(test_classes, "subclasses")
         ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
         graph.prefetch_file_importers(ran)
         graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and posixpath.basename(n.path) != "conftest.py")
@@ -1896,6 +1901,11 @@ def _add_tests(
     graph: Graph, hits: dict[str, TestHit], tests: Iterable[Node], depth: int, reason: str, sources: int
 ) -> None:
     """Each test, and the same test again in the test subclasses that inherit it."""
+    tests = list(tests)
+    graph.prefetch_closure(
+        {t.parent_id for t in tests if t.kind == "method" and t.parent_id is not None and t.name.startswith("test")},
+        "subclasses",
+    )
     for t in tests:
         _add_hit(hits, t, t.qualname, depth, reason, sources)
         for sub, qual in graph.inherited_tests(t):
