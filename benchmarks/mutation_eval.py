@@ -208,7 +208,11 @@ def mutate(repo: Path, fn: Function) -> None:
     """Replace the body of ``fn`` by the mutant statement and commit."""
     path = repo / fn.path
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[fn.body_start - 1 : fn.body_end] = [" " * fn.indent + MUTANT_STATEMENT + "\n"]
+    # the body's own indentation: a file indented with tabs (pathspec) would not parse with spaces, and every
+    # mutant would fail every test at import
+    first = lines[fn.body_start - 1]
+    indent = first[: len(first) - len(first.lstrip(" \t"))] or " " * fn.indent
+    lines[fn.body_start - 1 : fn.body_end] = [indent + MUTANT_STATEMENT + "\n"]
     path.write_text("".join(lines), encoding="utf-8")
     git(
         repo,
@@ -331,6 +335,8 @@ def check_imports_from_repo(project: Project, functions: Sequence[Function]) -> 
         text=True,
     )
     for name, origin in zip(names, done.stdout.split()):
+        if origin == "None":  # a folder of scripts (jmespath's bin/): a namespace package, no file to compare
+            continue
         if not Path(origin).resolve().is_relative_to(project.repo.resolve()):
             raise SystemExit(f"{name} is imported from {origin}, not from {project.repo}")
 
