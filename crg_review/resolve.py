@@ -126,6 +126,15 @@ class Target:
 _SYM_COLUMNS = "id, file_id, parent_id, kind, name, qualname, decorators, params, is_test"
 
 
+def _decorator_call(scope: Sym, name: str, receiver: str) -> bool:
+    """Whether a call in ``scope`` is that of one of its decorators with arguments (``@signature("a")``: the
+    parser gives it the decorated function's scope, as the call of a bare ``@deco`` is its ``decorator``)."""
+    if not scope.decorators:
+        return False
+    called = f"{receiver}.{name}" if receiver else name
+    return any(d.partition("(")[0].strip() == called for d in scope.decorators if "(" in d)
+
+
 def _sym(row: sqlite3.Row | tuple[object, ...]) -> Sym:
     return Sym(
         int(row[0]),  # type: ignore[arg-type]
@@ -1102,13 +1111,16 @@ class Resolver:
                     # a protocol method on an unknown object (`with x`, `x + y`, `str(x)`): no call was written
                     unresolved.append((fid, ref_id, self._why_unresolved(fid, scope, name, receiver)))
                 continue
-            # `def outer(): @deco def inner(): ...`: the function that runs the `def` runs the decorator
-            parent = self.sym(scope.parent_id) if kind == "decorator" and scope.parent_id is not None else None
+            # the code that runs the `def` runs the decorator: the function around it (`def outer(): @deco def
+            # inner(): ...`), or, on import, the module body or the class body (a decorator that raises breaks
+            # every import of the module, as `f = deco(f)` written out does)
+            decorating = kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))
+            parent = self.sym(scope.parent_id) if decorating and scope.parent_id is not None else None
             for t in targets:
                 add(scope.id, t, "call", line)
                 if t.sym.file_id == fid and t.resolution != "name-match":
                     called_at.setdefault((scope.id, line), []).append(t.sym)
-                if parent is not None and parent.kind in ("function", "method"):
+                if parent is not None and (parent.kind in ("function", "method", "module") or parent.kind in _CLASS_KINDS):
                     add(parent.id, t, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":

@@ -563,6 +563,34 @@ def test_a_function_called_at_import_time_selects_the_tests_that_import_its_modu
     assert "tests/test_chain.py::test_api" not in tests
 
 
+def test_a_decorator_runs_when_the_module_it_decorates_in_is_imported(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/marks.py",
+        "def plain(fn):\n    fn.marked = True\n    return fn\n\n\n"
+        "def signature(*specs):\n    def record(fn):\n        fn.specs = specs\n        return fn\n\n    return record\n",
+    )
+    write(
+        repo,
+        "pkg/funcs.py",
+        "from pkg.marks import plain, signature\n\n\n@plain\ndef top(x):\n    return x\n\n\n"
+        "class Functions:\n    @signature('number')\n    def absolute(self, x):\n        return abs(x)\n\n\n"
+        "def other():\n    return 2\n",
+    )
+    write(repo, "tests/test_funcs.py", "from pkg.funcs import other\n\n\ndef test_other():\n    assert other() == 2\n")
+    commit(repo, "decorators")
+    # the module body runs plain(top) and the class body signature('number'): importing pkg.funcs runs both
+    edit(repo, "pkg/marks.py", "    fn.marked = True\n", "    fn.marked = 1\n")
+    assert "tests/test_funcs.py::test_other" in selected(review(capsys, repo))
+    commit(repo, "plain")
+    edit(repo, "pkg/marks.py", "    def record(fn):\n", "    specs = tuple(specs)\n\n    def record(fn):\n")
+    data = review(capsys, repo)
+    assert changed(data) == {("signature", "modified")}
+    assert "tests/test_funcs.py::test_other" in selected(data)
+    assert "tests/test_chain.py::test_api" not in selected(data)
+
+
 def test_a_call_in_a_package_init_runs_for_every_import_from_the_package(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/sub/__init__.py", "from pkg.sub.registry import setup\n\nsetup()\n")
