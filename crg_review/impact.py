@@ -279,6 +279,7 @@ class Graph:
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
         self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
+        self._builder_out: dict[int, dict[int, set[int]]] = {}  # class → :meth:`_builder_callees`
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
@@ -687,7 +688,8 @@ class Graph:
                     self._family_edges_from(family, None)
                 )
                 self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-            builders = self._family_hits[method.parent_id]  # type: ignore[index]
+            # code of the project, not a test: a test that uses both classes is a user, not a builder
+            builders = self._builder_callees(method.parent_id)  # type: ignore[arg-type]
             node = self.nodes([owner]).get(owner)
             members = [owner]
             if node is not None and node.kind in _CLASS_KINDS:
@@ -697,18 +699,32 @@ class Graph:
             # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
             # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
             # whose nested `decorator` calls `cached`)
-            hops = 2 if node is not None and self._makers(node) else 1
+            hops = 2 if builders and node is not None and self._makers(node) else 1 if builders else 0
             for hop in range(hops):
                 members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
-                self._load_users(members)
-                both = sorted(set().union(*(builders & self._users[m] for m in members)).difference(members))
-                # code of the project, not a test: a test that uses both classes is a user, not a builder
-                if both and any(not n.in_test_file for n in self.nodes(both).values()):
+                taken = set(members)
+                if any(b not in taken and not calls.isdisjoint(taken) for b, calls in builders.items()):
                     found = True
                     break
                 if hop + 1 < hops:
-                    members = sorted(self._confident_users(members) | set(members))
+                    members = sorted(self._confident_users(members) | taken)
             self._wired_cache[key] = found
+        return found
+
+    def _builder_callees(self, class_id: int) -> dict[int, set[int]]:
+        """The builders of a class family outside the tests (its complete hits: :meth:`_wired`), each with what it
+        uses through a sure enough edge. A few builders and their edges: cheaper than the users of what they use."""
+        found = self._builder_out.get(class_id)
+        if found is None:
+            builders = self.nodes(self._family_hits[class_id])
+            project = sorted(b for b, n in builders.items() if not n.in_test_file)
+            found = self._builder_out[class_id] = {b: set() for b in project}
+            for chunk in _chunks(project):
+                for src, dst in self.conn.execute(
+                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND confidence >= ?",
+                    [*chunk, FACTORY_MIN_CONFIDENCE],
+                ):
+                    found[src].add(dst)
         return found
 
     def _makers(self, node: Node) -> list[Node]:
