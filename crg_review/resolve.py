@@ -873,6 +873,43 @@ class Resolver:
             self._depth -= 1
         return out
 
+    def _class_attribute_functions(self, fid: int, cls: Sym, name: str) -> list[Target]:
+        """What ``self.name(...)`` calls where the body of the class (or of the nearest in-repo base of the same
+        file stating it) binds ``name`` to a function: ``_alias = check``, ``_match = staticmethod(util.check)``.
+        Only this file's classes: another file's class body is not re-read when it changes."""
+        facts = self.facts(fid)
+        for cid in self._linearized(cls.id):
+            owner = self.sym(cid)
+            stated = facts.get((cid, name)) if owner.file_id == fid else None
+            if not stated:
+                continue
+            texts = [text for kind, text in stated if kind == "alias"]
+            if any(kind == "assign" and text in ("staticmethod", "classmethod") for kind, text in stated):
+                texts += [  # the function given to staticmethod(...) at the line of that assignment
+                    f"{r[1]}.{r[0]}" if r[1] else r[0]
+                    for r in self.conn.execute(
+                        "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' AND line IN"
+                        " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?)",
+                        (fid, cid, fid, cid, name),
+                    )
+                ]
+            out: list[Target] = []
+            if self._depth > 4:
+                return out
+            self._depth += 1
+            try:
+                for text in texts:
+                    if text == name or not all(p.isidentifier() for p in text.split(".")):
+                        continue
+                    receiver, _, target = text.rpartition(".")
+                    for t in self._resolve_name(fid, owner, target, receiver, "type"):
+                        if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in [o.sym for o in out]:
+                            out.append(Target(t.sym, "class-attribute", 0.9))
+            finally:
+                self._depth -= 1
+            return out
+        return []
+
     # --- members ---------------------------------------------------------------------------------
 
     def member(self, class_id: int, name: str, *, skip_self: bool = False) -> Sym | None:
@@ -1285,6 +1322,8 @@ class Resolver:
             out: list[Target] = []
             if m is not None:
                 out.append(Target(m, "super" if is_super else "self", 1.0))
+            elif not is_super and kind == "call" and language == "python":
+                out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
             return out if out else None

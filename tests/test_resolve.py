@@ -1161,3 +1161,32 @@ def test_not_equal_runs_eq_where_the_class_has_no_ne(repo: Path, tmp_path: Path)
     )
     eq_ne = {c for c in calls(edges, "tz.py::differ") if c[1].endswith(("__eq__", "__ne__"))}
     assert eq_ne == {("tz.py", "Fixed.__eq__", "typed"), ("tz.py", "Both.__ne__", "typed")}
+
+
+def test_a_function_bound_in_a_class_body_is_what_self_calls_by_that_name(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/util.py": "def check(entry):\n    return entry\n",
+        "pkg/spec.py": (
+            "from pkg import util\n\n\ndef local(entry):\n    return entry\n\n\n"
+            "class Spec:\n    _match = staticmethod(util.check)\n    _local = local\n\n"
+            "    def run(self, entry):\n        return self._match(entry) and self._local(entry)\n\n\n"
+            "class Strict(Spec):\n    def again(self, entry):\n        return self._match(entry)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/spec.py::Spec.run") >= {
+        ("pkg/util.py", "check", "class-attribute"),
+        ("pkg/spec.py", "local", "class-attribute"),
+    }
+    assert ("pkg/util.py", "check", "class-attribute") in calls(edges, "pkg/spec.py::Strict.again")  # inherited
+
+
+def test_a_variable_holding_type_of_self_makes_another_instance(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/version.py": (
+            "class Version:\n    def __init__(self, major):\n        self.major = major\n\n"
+            "    def bump(self):\n        cls = type(self)\n        return cls(self.major + 1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/version.py", "Version.__init__", "constructor") in calls(edges, "pkg/version.py::Version.bump")

@@ -480,6 +480,14 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         #   @receiver)) @reference.assign
         if called is not None:
             out.append(("assign", left, called))
+            # `cls = type(self)`: (assignment left: (identifier) @name right: (call function: (identifier) @_type
+            #   arguments: (argument_list . (identifier) @receiver .))) @reference.typeof (#eq? @_type "type"):
+            #   the variable holds the class of self (calling it makes another instance, as `type(self)(...)` does)
+            args = right.child_by_field_name("arguments")
+            if source[called.start_byte : called.end_byte] == b"type" and args is not None and args.named_child_count == 1:
+                arg = _named_child(args, 0)
+                if arg.type == "identifier":
+                    out.append(("typeof", left, arg))
         # (assignment left: [(identifier) (attribute)] @name type: (type) @receiver) @reference.assign
         if annotation is not None and annotation.type == "type":
             out.append(("assign", left, annotation))
@@ -940,6 +948,10 @@ def finalize(result: ParseResult) -> None:
             receiver = _one_line(r.receiver)
             if _made_by_call(receiver):
                 refs.append(Reference("call", "__call__", receiver, r.line, r.scope, None, ()))
+            continue
+        if r.kind == "typeof":  # cls = type(self): an alias of self.__class__
+            if r.receiver in ("self", "cls") and "." not in r.name:
+                refs.append(Reference("alias", r.name, f"{r.receiver}.__class__", r.line, r.scope, None, ()))
             continue
         if r.kind == "typecall":  # type(self)(...)
             if r.name in ("self", "cls"):
