@@ -1190,3 +1190,21 @@ def test_a_variable_holding_type_of_self_makes_another_instance(repo: Path, tmp_
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/version.py", "Version.__init__", "constructor") in calls(edges, "pkg/version.py::Version.bump")
+
+
+def test_printf_style_formatting_runs_str_and_repr_of_what_it_formats(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/node.py": (
+            "class Node:\n    def __str__(self):\n        return 'n'\n\n    def __repr__(self):\n        return 'N'\n\n"
+            "    def show(self, width):\n        return '%-8s|%r|%d%%' % (self, self, width)\n\n"
+            "    def keyed(self):\n        return '%(a)s' % {'a': self}\n\n\n"
+            "def label(text):\n    node = Node()\n    return 'node %r' % node\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/node.py::Node.show") == {
+        ("pkg/node.py", "Node.__str__", "self"),
+        ("pkg/node.py", "Node.__repr__", "self"),
+    }
+    assert calls(edges, "pkg/node.py::Node.keyed") == set()  # a mapping: which key is which is not followed
+    assert ("pkg/node.py", "Node.__repr__", "typed") in calls(edges, "pkg/node.py::label")

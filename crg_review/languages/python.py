@@ -577,6 +577,35 @@ def _binary(node: Any) -> list[Item]:
     return out
 
 
+#: a conversion of printf-style formatting: flags, width, precision, then the type (``%-8s``, ``%r``, ``%%``)
+_PERCENT = re.compile(r"%(\([^)]*\))?[#0 +-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)")
+#: the methods the conversions run on an object (``%s`` its __str__, ``%r`` and ``%a`` its __repr__)
+PERCENT_METHODS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
+
+
+def _percent_format(node: Any, source: bytes) -> list[Item]:
+    """``"%s: %r" % (a, b)``: ``pformat_s`` and ``pformat_r`` items, each conversion with the value it formats (made
+    into calls of __str__ and __repr__ in finalize). Nothing for a mapping (``%(key)s``) or a ``*`` width."""
+    operator = node.child_by_field_name("operator")
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator is None or operator.type != "%" or left is None or right is None or left.type != "string":
+        return []
+    raw = _text(left, source)
+    prefix = raw[: len(raw) - len(raw.lstrip("rRuUbB"))]
+    body = raw[len(prefix) :].strip("\"'")
+    conversions = [m for m in _PERCENT.finditer(body) if m.group(4) != "%"]
+    if not conversions or any(m.group(1) or m.group(2) == "*" or m.group(3) == "*" for m in conversions):
+        return []
+    values = right.named_children if right.type == "tuple" else [right]
+    if len(values) != len(conversions):
+        return []
+    return [
+        (f"pformat_{m.group(4)}", value, value)
+        for m, value in zip(conversions, values)
+        if m.group(4) in PERCENT_METHODS and value.type in _OPERANDS
+    ]
+
+
 def _comparison(node: Any) -> list[Item]:
     # (comparison_operator . [(identifier) (attribute) (call)] @receiver . ["<" "<=" "==" "!=" ">=" ">"] @name)
     #   @reference.operator
@@ -787,7 +816,7 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "assignment":
         return _assignment(node, source)
     if what == "binary":
-        return _binary(node)
+        return _binary(node) + _percent_format(node, source)
     if what == "comparison":
         return _comparison(node)
     if what == "with_item":
@@ -997,6 +1026,11 @@ def finalize(result: ParseResult) -> None:
                 how = r.name[:2]  # the conversion, the spec or the value (see _interpolation)
                 for method in _FORMAT_METHODS.get(how, ("__format__",) if how[:1] == ":" else _FORMAT_METHODS[""]):
                     refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0, ()))
+            continue
+        if r.kind.startswith("pformat_"):  # "%r" % (x,): x.__repr__()
+            if r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver):
+                method = PERCENT_METHODS[r.kind[-1]]
+                refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0, ()))
             continue
         if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
             r = r._replace(kind="operator", name="==")
