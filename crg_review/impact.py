@@ -1745,7 +1745,7 @@ def walk_tests(
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
-                edges += graph.constructed_via(node) + graph.copied_by(node) + graph.closure_maker(node)
+                edges += _made_for_tests(graph, node) + graph.copied_by(node) + graph.closure_maker(node)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
                     edges += graph.receiver_guesses(node)
             if not edges:
@@ -1817,6 +1817,17 @@ def walk_tests(
                     nxt[e.src] = nxt.get(e.src, 0) | added
         queue = nxt
     return hits
+
+
+def _made_for_tests(graph: Graph, method: Node) -> list[EdgeIn]:
+    """:meth:`Graph.constructed_via` for the test walk, without an autouse fixture that only names the class of a
+    special method (``doctest_namespace["Version"] = Version``): it runs for every test and registers the class,
+    it makes no instance; the tests that use instances reach the method through edges of their own."""
+    made = graph.constructed_via(method)
+    if not made or not _is_special(method.name):
+        return made
+    namers = graph.nodes(e.src for e in made if e.kind == "ref")
+    return [e for e in made if e.kind != "ref" or e.src not in namers or not _is_autouse(namers[e.src])]
 
 
 def _through_tables(graph: Graph, fn: Node, edges: list[EdgeIn]) -> list[EdgeIn]:

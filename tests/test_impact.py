@@ -251,6 +251,28 @@ def test_an_autouse_fixture_selects_every_test_below_its_conftest(tmp_path: Path
     assert selected(review(capsys, repo)) == {"tests/auto/test_auto.py::test_x": (2, "fixture")}
 
 
+def test_an_autouse_fixture_that_only_names_a_class_runs_none_of_its_special_methods(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/version.py", "class Version:\n    def __str__(self):\n        return 'v1'\n")
+    write(
+        repo,
+        "tests/named/conftest.py",
+        "import pytest\n\nfrom pkg.version import Version\n\n\n@pytest.fixture(autouse=True)\n"
+        "def namespace(doctest_namespace):\n    doctest_namespace['Version'] = Version\n",
+    )
+    write(
+        repo,
+        "tests/named/test_named.py",
+        "from pkg.version import Version\n\n\ndef test_str():\n    assert str(Version()) == 'v1'\n\n\n"
+        "def test_plain():\n    assert True\n",
+    )
+    commit(repo, "a class named by an autouse fixture")
+    edit(repo, "pkg/version.py", "return 'v1'", "return 'v2'")
+    tests = selected(review(capsys, repo))
+    assert "tests/named/test_named.py::test_str" in tests
+    assert "tests/named/test_named.py::test_plain" not in tests  # the fixture registers the class, makes no instance
+
+
 def test_convention_matches_are_marked(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/util.py", "def fmt(x):\n    return str(x)\n")
