@@ -52,6 +52,12 @@ MAX_FAMILIES = 3
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
 _CLASS_KINDS = CLASS_KINDS
+#: outside modules whose functions return objects they are given or find (``copy.copy(self)``, ``cast(T, v)``,
+#: ``import_module(name)``, ``reduce``): what they return may be the project's own
+_PASSTHROUGH_MODULES = frozenset(
+    ("copy", "pickle", "typing", "typing_extensions", "weakref", "functools", "operator", "itertools", "importlib",
+     "inspect", "builtins", "contextlib", "dataclasses", "types", "sys", "gc", "abc", "attr", "attrs", "six")
+)
 _PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
 _SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
 #: Python's own special methods (and those the parser adds for operators and builtins): an object of any
@@ -1293,10 +1299,28 @@ class Resolver:
     def _receiver_is_external(self, fid: int, scope: Sym, receiver: str) -> bool:
         """``np.array()`` where ``np`` is imported from outside the repository: no name-match."""
         head = receiver.split(".")[0]
+        if not head.isidentifier():
+            return False
+        # `_REGEX = re.compile(...)` then `cls._REGEX.match(v)`, `todo = deque(...)` then `todo.popleft()`: a variable
+        # (or an attribute of self) that only ever holds what an outside module's function or class makes
+        variable = receiver if head in _SELF_NAMES and receiver.count(".") == 1 else head
+        if variable not in _SELF_NAMES:
+            facts = self._facts_of(fid, scope, variable)
+            if facts and all(
+                kind == "assign" and self._outside_call(fid, where, text, makes=True) for where, (kind, text) in facts
+            ):
+                return True
+        return self._outside_call(fid, scope, receiver)
+
+    def _outside_call(self, fid: int, scope: Sym, text: str, *, makes: bool = False) -> bool:
+        """Whether ``text`` (``np.array``, ``re.compile``, ``deque``) names something an import from outside the
+        repository binds. ``makes``: and what calling it returns is that module's own object, not one it was given
+        or found (``copy.copy(self)``, ``typing.cast(T, v)``: :data:`_PASSTHROUGH_MODULES`)."""
+        head = text.split(".")[0]
         if not head.isidentifier() or head in _SELF_NAMES:
             return False
         imp = self._bound_anywhere(fid).get(head)
-        if imp is None:
+        if imp is None or (makes and (imp["module"] or "").lstrip(".").split(".")[0] in _PASSTHROUGH_MODULES):
             return False
         return not self.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
 

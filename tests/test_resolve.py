@@ -1208,3 +1208,18 @@ def test_printf_style_formatting_runs_str_and_repr_of_what_it_formats(repo: Path
     }
     assert calls(edges, "pkg/node.py::Node.keyed") == set()  # a mapping: which key is which is not followed
     assert ("pkg/node.py", "Node.__repr__", "typed") in calls(edges, "pkg/node.py::label")
+
+
+def test_a_variable_holding_only_what_an_outside_call_returns_is_no_name_match(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/version.py": (
+            "import re\n\n\ndef match(text, spec):\n    return text == spec\n\n\n"
+            "class Version:\n    _REGEX = re.compile('x')\n\n    @classmethod\n    def parse(cls, text):\n"
+            "        found = cls._REGEX.match(text)\n        return found.group(0)\n\n"
+            "    def check(self, other):\n        return other.match(self)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/version.py::Version.parse") == set()  # re's Pattern.match and Match.group
+    # an object the resolver knows nothing about may still be the project's
+    assert ("pkg/version.py", "match", "name-match") in calls(edges, "pkg/version.py::Version.check")
