@@ -52,6 +52,7 @@ MAX_FAMILIES = 3
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
 _CLASS_KINDS = CLASS_KINDS
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 #: outside modules whose functions return objects they are given or find (``copy.copy(self)``, ``cast(T, v)``,
 #: ``import_module(name)``, ``reduce``): what they return may be the project's own
 _PASSTHROUGH_MODULES = frozenset(
@@ -1304,13 +1305,26 @@ class Resolver:
         # `_REGEX = re.compile(...)` then `cls._REGEX.match(v)`, `todo = deque(...)` then `todo.popleft()`: a variable
         # (or an attribute of self) that only ever holds what an outside module's function or class makes
         variable = receiver if head in _SELF_NAMES and receiver.count(".") == 1 else head
-        if variable not in _SELF_NAMES:
-            facts = self._facts_of(fid, scope, variable)
-            if facts and all(
-                kind == "assign" and self._outside_call(fid, where, text, makes=True) for where, (kind, text) in facts
-            ):
-                return True
+        if variable not in _SELF_NAMES and self._holds_outside_object(fid, scope, variable):
+            return True
         return self._outside_call(fid, scope, receiver)
+
+    def _holds_outside_object(self, fid: int, scope: Sym, variable: str) -> bool:
+        """Whether every assignment of ``variable`` is a call of an outside maker (:meth:`_outside_call`); an
+        annotation (``_REGEX: ClassVar[Pattern[str]] = re.compile(...)``) says nothing either way unless it
+        names a definition of the repository."""
+        made = False
+        for where, (kind, text) in self._facts_of(fid, scope, variable):
+            if kind != "assign":
+                return False
+            if "[" in text:  # a subscripted annotation
+                if any(self.lookup(fid, where, name) for name in _IDENTIFIER.findall(text)):
+                    return False
+                continue
+            if not self._outside_call(fid, where, text, makes=True):
+                return False
+            made = True
+        return made
 
     def _outside_call(self, fid: int, scope: Sym, text: str, *, makes: bool = False) -> bool:
         """Whether ``text`` (``np.array``, ``re.compile``, ``deque``) names something an import from outside the

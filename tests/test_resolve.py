@@ -1213,8 +1213,8 @@ def test_printf_style_formatting_runs_str_and_repr_of_what_it_formats(repo: Path
 def test_a_variable_holding_only_what_an_outside_call_returns_is_no_name_match(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/version.py": (
-            "import re\n\n\ndef match(text, spec):\n    return text == spec\n\n\n"
-            "class Version:\n    _REGEX = re.compile('x')\n\n    @classmethod\n    def parse(cls, text):\n"
+            "import re\nfrom typing import ClassVar, Pattern\n\n\ndef match(text, spec):\n    return text == spec\n\n\n"
+            "class Version:\n    _REGEX: ClassVar[Pattern[str]] = re.compile('x')\n\n    @classmethod\n    def parse(cls, text):\n"
             "        found = cls._REGEX.match(text)\n        return found.group(0)\n\n"
             "    def check(self, other):\n        return other.match(self)\n"
         ),
