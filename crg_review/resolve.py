@@ -1392,6 +1392,8 @@ class Resolver:
                     m = self.member(cls_sym.id, "__eq__")
                 if m is not None:
                     out_typed.append(Target(m, "typed", 0.9))
+                elif kind == "call" and language == "python":  # `concat = staticmethod(native_concat)` in its body
+                    out_typed.extend(self._class_attribute_functions(fid, cls_sym, name))
                 if kind in ("call", "attr"):
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
             return out_typed or None

@@ -1181,6 +1181,21 @@ def test_a_function_bound_in_a_class_body_is_what_self_calls_by_that_name(repo: 
     assert ("pkg/util.py", "check", "class-attribute") in calls(edges, "pkg/spec.py::Strict.again")  # inherited
 
 
+def test_a_function_bound_in_a_class_body_is_called_through_a_typed_receiver(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/native.py": (
+            "def native_concat(values):\n    return values\n\n\n"
+            "class NativeEnvironment:\n    concat = staticmethod(native_concat)\n\n\n"
+            "class NativeTemplate:\n    environment_class = NativeEnvironment\n\n"
+            "    def render(self, values):\n        return self.environment_class.concat(values)\n\n\n"
+            "def run(env: NativeEnvironment):\n    return env.concat([])\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/native.py", "native_concat", "class-attribute") in calls(edges, "pkg/native.py::run")
+    assert ("pkg/native.py", "native_concat", "class-attribute") in calls(edges, "pkg/native.py::NativeTemplate.render")
+
+
 def test_a_variable_holding_type_of_self_makes_another_instance(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/version.py": (
