@@ -1731,8 +1731,35 @@ class Resolver:
                 if any(t.sym == decorator for t in self._resolve_name(fid, module_or_parent, last, receiver, "type")):
                     found.append(fn)
                     break
+        if not called:  # `cmd_bump = deprecated(cli.cmd_bump, replace=...)`: decorated by a call written out
+            found.extend(fn for fn in self._wrapped_by_calls(fid, decorator) if fn not in found)
         confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _wrapped_by_calls(self, fid: int, decorator: Sym) -> list[Sym]:
+        """The functions given by name on the line of a call of ``decorator`` in the file ``fid`` (one-line calls:
+        which argument a name fills is not told, as for the ``passed`` rule)."""
+        rows = self.conn.execute(
+            "SELECT c.scope_id, c.receiver, r.name, r.receiver FROM refs c JOIN refs r ON r.file_id = c.file_id"
+            " AND r.scope_id = c.scope_id AND r.line = c.line AND r.kind = 'ref'"
+            " WHERE c.file_id = ? AND c.kind = 'call' AND c.name = ? ORDER BY r.id",
+            (fid, decorator.name),
+        ).fetchall()
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for scope_id, call_receiver, name, receiver in rows:
+                scope = self.sym(scope_id)
+                if self._depth > 4 or not any(
+                    t.sym == decorator for t in self._resolve_name(fid, scope, decorator.name, call_receiver, "type")
+                ):
+                    continue
+                for t in self._resolve_name(fid, scope, name, receiver, "type"):
+                    if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in out:
+                        out.append(t.sym)
+        finally:
+            self._depth -= 1
+        return out
 
     def _descriptor_getter_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
         """The ``__get__`` methods of the file with the functions of the file a decorator turns into their

@@ -1238,3 +1238,17 @@ def test_a_variable_holding_only_what_an_outside_call_returns_is_no_name_match(r
     assert calls(edges, "pkg/version.py::Version.parse") == set()  # re's Pattern.match and Match.group
     # an object the resolver knows nothing about may still be the project's
     assert ("pkg/version.py", "match", "name-match") in calls(edges, "pkg/version.py::Version.check")
+
+
+def test_a_wrapper_calls_a_function_decorated_by_a_call_written_out(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/cli.py": "def cmd_bump(args):\n    return args\n\n\ndef cmd_check(args):\n    return args\n",
+        "pkg/old.py": (
+            "from pkg import cli\n\n\ndef deprecated(func, replace=None):\n"
+            "    def wrapper(*args, **kwargs):\n        return func(*args, **kwargs)\n\n    return wrapper\n\n\n"
+            "cmd_bump = deprecated(cli.cmd_bump, replace='semver.cli.cmd_bump')\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/cli.py", "cmd_bump", "decorated") in calls(edges, "pkg/old.py::deprecated.wrapper")
+    assert ("pkg/cli.py", "cmd_check", "decorated") not in calls(edges, "pkg/old.py::deprecated.wrapper")
