@@ -788,14 +788,21 @@ class Graph:
     def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
+        # not the calls on an object the resolver knows is a library's (unresolved as external)
+        outside = (
+            " AND NOT EXISTS (SELECT 1 FROM unresolved u WHERE u.file_id = r.file_id AND u.ref_id = r.id"
+            " AND u.reason = 'external')"
+        )
         (count,) = self.conn.execute(
-            "SELECT count(*) FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''", (method.name,)
+            "SELECT count(*) FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''" + outside,
+            (method.name,),
         ).fetchone()
         if count == 0 or count > RECEIVER_GUESS_MAX_REFS:
             return []
         sites: dict[int, int] = {}
         for scope, line, receiver in self.conn.execute(
-            "SELECT scope_id, line, receiver FROM refs WHERE name=? AND kind IN ('call','attr') AND receiver != ''",
+            "SELECT scope_id, line, receiver FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''"
+            + outside,
             (method.name,),
         ):
             if receiver not in ("self", "cls") and not receiver.startswith("super"):

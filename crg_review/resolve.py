@@ -1199,6 +1199,8 @@ class Resolver:
             return "builtin"
         if head and head in self._bound_anywhere(fid):
             return "external"
+        if receiver and language == "python" and self._receiver_is_external(fid, scope, receiver):
+            return "external"  # `cls._REGEX.match(v)` with `_REGEX = re.compile(...)`: the walk guesses no receiver
         candidates = len(self._candidates(name, receiver))
         if candidates > MAX_CANDIDATES:
             return "ambiguous"

@@ -294,6 +294,23 @@ def test_a_type_test_of_a_class_runs_none_of_its_special_methods(tmp_path: Path,
     assert "tests/test_version.py::test_is" not in tests
 
 
+def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/version.py",
+        "import re\n\n\nclass Version:\n    _REGEX = re.compile('[0-9]+')\n\n    def match(self, spec):\n"
+        "        return spec == 'x'\n\n    @classmethod\n    def parse(cls, text):\n"
+        "        found = cls._REGEX.match(text)\n        return cls() if found else None\n\n\n"
+        "def check(version, other):\n    return Version.parse('1') and other.match('x')\n",
+    )
+    commit(repo, "a regex and a method of the same name")
+    edit(repo, "pkg/version.py", "return spec == 'x'", "return spec == 'y'")
+    callers = impacted(review(capsys, repo))
+    assert "Version.parse" not in callers  # re's Pattern.match, not Version.match
+    assert "check" in callers  # `other` may be a Version: check uses the class
+
+
 def test_convention_matches_are_marked(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/util.py", "def fmt(x):\n    return str(x)\n")
