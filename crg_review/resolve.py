@@ -881,41 +881,54 @@ class Resolver:
         return out
 
     def _class_attribute_functions(self, fid: int, cls: Sym, name: str) -> list[Target]:
-        """What ``self.name(...)`` calls where the body of the class (or of the nearest in-repo base of the same
-        file stating it) binds ``name`` to a function: ``_alias = check``, ``_match = staticmethod(util.check)``.
-        Only this file's classes: another file's class body is not re-read when it changes."""
+        """What ``self.name(...)`` calls where the body of the class (or of the nearest in-repo base stating it)
+        binds ``name`` to a function or a class: ``_alias = check``, ``_match = staticmethod(util.check)``,
+        ``_backend_type = list``; and, as dispatch, what the bodies of its subclasses bind it to
+        (``_backend_type = BList`` in a subclass: ``self._backend_type()`` in the base may make one). Only this
+        file's classes: another file's class body is not re-read when it changes."""
         facts = self.facts(fid)
+        out: list[Target] = []
         for cid in self._linearized(cls.id):
-            owner = self.sym(cid)
-            stated = facts.get((cid, name)) if owner.file_id == fid else None
-            if not stated:
-                continue
-            texts = [text for kind, text in stated if kind == "alias"]
-            if any(kind == "assign" and text in ("staticmethod", "classmethod") for kind, text in stated):
-                texts += [  # the function given to staticmethod(...) at the line of that assignment
-                    f"{r[1]}.{r[0]}" if r[1] else r[0]
-                    for r in self.conn.execute(
-                        "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' AND line IN"
-                        " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?)",
-                        (fid, cid, fid, cid, name),
-                    )
-                ]
-            out: list[Target] = []
-            if self._depth > 4:
-                return out
-            self._depth += 1
-            try:
-                for text in texts:
-                    if text == name or not all(p.isidentifier() for p in text.split(".")):
-                        continue
-                    receiver, _, target = text.rpartition(".")
-                    for t in self._resolve_name(fid, owner, target, receiver, "type"):
-                        if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in [o.sym for o in out]:
-                            out.append(Target(t.sym, "class-attribute", 0.9))
-            finally:
-                self._depth -= 1
+            stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None
+            if stated:
+                out = [Target(t, "class-attribute", 0.9) for t in self._bound_in_body(fid, cid, name, stated)]
+                break
+        for cid in self._descendants(cls.id):
+            stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None
+            for t in self._bound_in_body(fid, cid, name, stated or []):
+                if t not in [o.sym for o in out]:
+                    out.append(Target(t, "dispatch", 0.7))
+        return out
+
+    def _bound_in_body(self, fid: int, cid: int, name: str, stated: list[Fact]) -> list[Sym]:
+        """The functions and classes the class body of ``cid`` binds ``name`` to (its facts ``stated``)."""
+        texts = [text for kind, text in stated if kind == "alias"]
+        if any(kind == "assign" and text in ("staticmethod", "classmethod") for kind, text in stated):
+            texts += [  # the function given to staticmethod(...) at the line of that assignment
+                f"{r[1]}.{r[0]}" if r[1] else r[0]
+                for r in self.conn.execute(
+                    "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' AND line IN"
+                    " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?)",
+                    (fid, cid, fid, cid, name),
+                )
+            ]
+        out: list[Sym] = []
+        if not texts or self._depth > 4:
             return out
-        return []
+        owner = self.sym(cid)
+        self._depth += 1
+        try:
+            for text in texts:
+                if text == name or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, target = text.rpartition(".")
+                for t in self._resolve_name(fid, owner, target, receiver, "type"):
+                    callable_ = t.sym.kind in ("function", "method") or t.sym.kind in _CLASS_KINDS
+                    if t.resolution != "name-match" and callable_ and t.sym not in out:
+                        out.append(t.sym)
+        finally:
+            self._depth -= 1
+        return out
 
     # --- members ---------------------------------------------------------------------------------
 

@@ -1252,3 +1252,17 @@ def test_a_wrapper_calls_a_function_decorated_by_a_call_written_out(repo: Path, 
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/cli.py", "cmd_bump", "decorated") in calls(edges, "pkg/old.py::deprecated.wrapper")
     assert ("pkg/cli.py", "cmd_check", "decorated") not in calls(edges, "pkg/old.py::deprecated.wrapper")
+
+
+def test_a_class_bound_in_a_subclass_body_is_what_the_base_may_make(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/lists.py": "class BarrelList(list):\n    def __init__(self, items=()):\n        super().__init__(items)\n\n\nBList = BarrelList\n",
+        "pkg/queues.py": (
+            "from pkg.lists import BList\n\n\nclass BasePriorityQueue:\n    _backend_type = list\n\n"
+            "    def __init__(self):\n        self._pq = self._backend_type()\n\n\n"
+            "class SortedPriorityQueue(BasePriorityQueue):\n    _backend_type = BList\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    made = {(path, qualname) for path, qualname, _how in calls(edges, "pkg/queues.py::BasePriorityQueue.__init__")}
+    assert ("pkg/lists.py", "BarrelList.__init__") in made
