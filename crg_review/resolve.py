@@ -19,8 +19,10 @@ parameter called, or in a descriptor's ``__get__``: each function of the file th
 ``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
-"pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``name-match`` (only the
-name is known; confidence falls with the number of candidates).
+"pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``class-attribute``
+(``self.name(...)`` where a class body binds ``name`` to a function or class: ``_match = staticmethod(util.check)``),
+``argparse`` (``args.func(args)`` where the file gives ``set_defaults(func=cmd)`` to a parser), ``name-match`` (only
+the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
 ``__lt__``, ``__str__``, ... for operators and builtins) resolve like any ``receiver.method()`` call; since
@@ -1283,6 +1285,10 @@ class Resolver:
             return []
         if receiver and self._receiver_is_external(fid, scope, receiver):
             return []
+        if receiver and kind == "call" and language == "python":
+            defaults = self._argparse_defaults(fid, scope, name)
+            if defaults:
+                return defaults
         if name in _PROTOCOL_METHODS:
             return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
@@ -1292,6 +1298,23 @@ class Resolver:
             return []
         confidence = round(0.5 / len(cands), 3)
         return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+
+    def _argparse_defaults(self, fid: int, scope: Sym, name: str) -> list[Target]:
+        """``args.func(args)`` where the file gives ``set_defaults(func=cmd_bump)`` to a parser: the functions
+        named on the line of such a call (which keyword each fills is not told, as for ``passed``)."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT c.scope_id, r.name, r.receiver FROM refs c JOIN refs r ON r.file_id = c.file_id"
+            " AND r.scope_id = c.scope_id AND r.line = c.line AND r.kind = 'ref'"
+            " WHERE c.file_id = ? AND c.kind = 'call' AND c.name = 'set_defaults'"
+            " AND (',' || c.keywords || ',') LIKE ? ESCAPE '\\'",
+            (fid, f"%,{escape_like(name)},%"),
+        ).fetchall()
+        out: list[Target] = []
+        for scope_id, ref_name, receiver in rows:
+            for t in self._resolve_name(fid, self.sym(scope_id), ref_name, receiver, "type"):
+                if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in [o.sym for o in out]:
+                    out.append(Target(t.sym, "argparse", 0.8, 1))
+        return out
 
     def _few_families(self, name: str, cands: list[Sym]) -> bool:
         """Whether the candidates of a method name are the overrides in at most :data:`MAX_FAMILIES` class

@@ -1266,3 +1266,21 @@ def test_a_class_bound_in_a_subclass_body_is_what_the_base_may_make(repo: Path, 
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     made = {(path, qualname) for path, qualname, _how in calls(edges, "pkg/queues.py::BasePriorityQueue.__init__")}
     assert ("pkg/lists.py", "BarrelList.__init__") in made
+
+
+def test_a_function_given_to_set_defaults_is_what_args_calls_by_that_keyword(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/cli.py": (
+            "import argparse\n\n\ndef cmd_bump(args):\n    return 1\n\n\ndef cmd_check(args):\n    return 2\n\n\n"
+            "def createparser():\n    parser = argparse.ArgumentParser()\n    sub = parser.add_subparsers()\n"
+            "    sub.add_parser('bump').set_defaults(func=cmd_bump)\n"
+            "    sub.add_parser('check').set_defaults(func=cmd_check, other=1)\n    return parser\n\n\n"
+            "def process(args):\n    return args.func(args)\n\n\ndef unrelated(args):\n    return args.other_func(args)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/cli.py::process") == {
+        ("pkg/cli.py", "cmd_bump", "argparse"),
+        ("pkg/cli.py", "cmd_check", "argparse"),
+    }
+    assert calls(edges, "pkg/cli.py::unrelated") == set()
