@@ -884,16 +884,17 @@ class Resolver:
 
     def _class_attribute_functions(self, fid: int, cls: Sym, name: str) -> list[Target]:
         """What ``self.name(...)`` calls where the body of the class (or of the nearest in-repo base stating it)
-        binds ``name`` to a function or a class: ``_alias = check``, ``_match = staticmethod(util.check)``,
-        ``_backend_type = list``; and, as dispatch, what the bodies of its subclasses bind it to
-        (``_backend_type = BList`` in a subclass: ``self._backend_type()`` in the base may make one). Only this
-        file's classes: another file's class body is not re-read when it changes."""
+        binds ``name`` to a function: ``_alias = check``, ``_match = staticmethod(util.check)``; and, as dispatch,
+        the functions or classes the bodies of its subclasses bind it to (``_backend_type = BList`` in a subclass:
+        ``self._backend_type()`` in the base may make one). Only this file's classes: another file's class body
+        is not re-read when it changes."""
         facts = self.facts(fid)
         out: list[Target] = []
         for cid in self._linearized(cls.id):
             stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None
-            if stated:
-                out = [Target(t, "class-attribute", 0.9) for t in self._bound_in_body(fid, cid, name, stated)]
+            if stated:  # a class bound here is typed already: calling self.x constructs it (_resolve_member)
+                found = self._bound_in_body(fid, cid, name, stated)
+                out = [Target(t, "class-attribute", 0.9) for t in found if t.kind in ("function", "method")]
                 break
         for cid in self._descendants(cls.id):
             stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None

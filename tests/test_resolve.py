@@ -1284,3 +1284,17 @@ def test_a_function_given_to_set_defaults_is_what_args_calls_by_that_keyword(rep
         ("pkg/cli.py", "cmd_check", "argparse"),
     }
     assert calls(edges, "pkg/cli.py::unrelated") == set()
+
+
+def test_a_module_attribute_in_a_tuple_list_or_dict_is_a_reference(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/conv.py": "def hex_to_name(x):\n    return x\n\n\ndef name_to_hex(x):\n    return x\n",
+        "tests/test_conv.py": (
+            "from pkg import conv\n\n\ndef test_variants():\n"
+            "    for converter, value in ((conv.hex_to_name, 1), [conv.name_to_hex, 2]):\n        converter(value)\n\n\n"
+            "def test_table():\n    return {'a': conv.name_to_hex}\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    refs = {(e[1], e[3]) for e in edges if e[0] == "tests/test_conv.py" and e[4] == "ref"}
+    assert {("test_variants", "hex_to_name"), ("test_variants", "name_to_hex"), ("test_table", "name_to_hex")} <= refs

@@ -32,6 +32,9 @@
 (list (identifier) @name) @reference.ref
 (tuple (identifier) @name) @reference.ref
 (pair value: (identifier) @name) @reference.ref
+(list (attribute) @expand.ref)
+(tuple (attribute) @expand.ref)
+(pair value: (attribute) @expand.ref)
 (return_statement (identifier) @name) @reference.ref
 
 ; `getattr(obj, "name")` and `getattr(self, f"visit_{...}")`: a member looked up by its name or by a literal
