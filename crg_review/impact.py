@@ -1691,6 +1691,10 @@ def walk_tests(
     hits: dict[str, TestHit] = {}
     start_set = set(starts)
     executed: set[int] = set()  # modules whose body runs a changed symbol: importing them runs it
+    plain: set[int] = set(starts)  # nodes reached through an edge of another kind than those of `only`
+    # nodes reached only as a wrapper from a function it wraps ("decorated"), or only as the maker of a nested
+    # function it returns ("closure": calling the maker makes the function, it does not run it)
+    only: dict[int, str] = {}
     window = _DepthWindow()
     cache = graph._nodes  # every node the loop below asks about is loaded a level ahead
     while queue:
@@ -1748,6 +1752,10 @@ def walk_tests(
                     # a decorated function called by name runs through the wrapper from those calls; the
                     # wrapper's other callers run the other functions it decorates (`@curry def flip`)
                     edges = [e for e in edges if e.resolution != "decorated"]
+                if only.get(dst) == "decorated":
+                    # a wrapper reached from a function it wraps: the calls of the other functions it wraps are
+                    # edges into it too (resolve: "wrapper"), and they do not run this one
+                    edges = [e for e in edges if e.resolution != "wrapper"]
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
@@ -1777,9 +1785,13 @@ def walk_tests(
                 missing = [e.src for e in edges if e.src not in cache]
                 if missing:
                     graph.nodes(missing)
+            maker_only = only.get(dst) == "closure"
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
+                    continue
+                if maker_only and e.kind == "call" and (src.kind == "module" or src.kind in _CLASS_KINDS or _decorates(e, src)):
+                    # `one = deco(_one)` on import, `@deco def f` being defined: they make the nested function
                     continue
                 runs_on_import = src.kind == "module" and (
                     (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
@@ -1814,6 +1826,15 @@ def walk_tests(
                 new_reason = "graph" if reason == "changed" else reason
                 if e.kind == "fixture":
                     new_reason = "setup" if node.name in _SETUPS else "fixture"
+                how = "decorated" if e.resolution == "decorated" else "closure" if _makes_closure(e, node) else ""
+                if not how:
+                    plain.add(e.src)
+                    only.pop(e.src, None)
+                elif e.src not in plain and only.get(e.src, how) == how:
+                    only[e.src] = how
+                else:  # reached both ways: as if plainly
+                    plain.add(e.src)
+                    only.pop(e.src, None)
                 prev = state.get(e.src)
                 if prev is None:
                     state[e.src] = (depth + 1, new_reason, bits)
@@ -1824,6 +1845,18 @@ def walk_tests(
                     nxt[e.src] = nxt.get(e.src, 0) | added
         queue = nxt
     return hits
+
+
+def _makes_closure(e: EdgeIn, node: Node) -> bool:
+    """Whether ``e`` goes from the function ``node`` is nested in to ``node``: the closure edge of the walk,
+    or the maker's own reference (``return wrapper``)."""
+    return e.resolution == "closure" or (e.kind == "ref" and e.src == node.parent_id)
+
+
+def _decorates(e: EdgeIn, src: Node) -> bool:
+    """Whether the call ``e`` out of ``src`` is that of one of its decorators (on its first lines: the
+    parser gives a decorator's call the scope of the function it decorates)."""
+    return bool(src.decorators_json != "[]" and e.line < src.start_line + len(src.decorators))
 
 
 def _made_for_tests(graph: Graph, method: Node) -> list[EdgeIn]:

@@ -1285,6 +1285,29 @@ def test_a_decorated_function_called_by_name_is_not_reached_through_its_siblings
     assert set(selected(data)) == {"tests/test_ops.py::test_one"}
 
 
+def test_a_function_wrapped_by_a_call_written_out_reaches_the_callers_of_the_wrapped_name_only(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "pkg/ops.py",
+        "def deco(fn):\n    def wrapper(*args):\n        return fn(*args)\n\n    return wrapper\n\n\n"
+        "@deco\ndef other(x):\n    return x * 2\n\n\ndef _one(x):\n    return x + 1\n\n\none = deco(_one)\n",
+    )
+    write(
+        repo,
+        "tests/test_ops.py",
+        "from pkg.ops import one, other\n\n\ndef test_one():\n    assert one(1) == 2\n\n\n"
+        "def test_other():\n    assert other(2) == 4\n",
+    )
+    commit(repo, "ops")
+    edit(repo, "pkg/ops.py", "return x + 1", "return x + 1 + 0")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_ops.py::test_one" in tests
+    assert "tests/test_ops.py::test_other" not in tests  # other's calls reach the wrapper, not _one
+
+
 CLI = '''import sys
 
 
