@@ -1161,3 +1161,20 @@ def test_not_equal_runs_eq_where_the_class_has_no_ne(repo: Path, tmp_path: Path)
     )
     eq_ne = {c for c in calls(edges, "tz.py::differ") if c[1].endswith(("__eq__", "__ne__"))}
     assert eq_ne == {("tz.py", "Fixed.__eq__", "typed"), ("tz.py", "Both.__ne__", "typed")}
+
+
+def test_list_tuple_and_sorted_ask_the_length_of_what_they_copy(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "bag.py": "class Bag:\n    def __len__(self):\n        return 0\n\n    def __iter__(self):\n"
+            "        return iter([])\n\n    def keys(self):\n        return list(self)\n\n"
+            "    def unique(self):\n        return set(self)\n\n\n"
+            "def frozen():\n    b = Bag()\n    return tuple(b), sorted(b)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("bag.py", "Bag.__len__", "self") in calls(edges, "bag.py::Bag.keys")
+    assert ("bag.py", "Bag.__len__", "typed") in calls(edges, "bag.py::frozen")
+    # a set is built item by item: no length hint
+    assert calls(edges, "bag.py::Bag.unique") == {("bag.py", "Bag.__iter__", "self")}

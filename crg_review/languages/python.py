@@ -840,6 +840,8 @@ PROTOCOL_BUILTINS.update(
     (name, "__iter__")
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
+#: builtins that size their argument before iterating it (``list(x)`` asks ``len(x)`` for a length hint)
+LENGTH_HINTED = frozenset(("list", "tuple", "sorted"))
 
 #: what an f-string's ``{x!r}``, ``{x!s}``, ``{x!a}`` and ``{x}`` run (``{x:spec}`` runs x.__format__ alone)
 _FORMAT_METHODS = {"!r": ("__repr__",), "!a": ("__repr__",), "!s": ("__str__",), "": ("__format__", "__str__")}
@@ -993,6 +995,8 @@ def finalize(result: ParseResult) -> None:
             method = _protocol_method(r.kind, r.name)
             if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
+                if r.kind == "protocol" and r.name in LENGTH_HINTED:
+                    refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
             continue
         refs.append(r)
         if r.kind == "call":
