@@ -14,9 +14,10 @@ annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`)
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
-parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``table``
-(a function taken from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's),
-``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``held``
+(an attribute assigned functions by name, called: ``self.key = key or make_key``), ``table`` (a function taken
+from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's), ``key``
+(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``name-match`` (only the
@@ -75,6 +76,8 @@ LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 _LOOKUP_CONFIDENCE = 0.5
 #: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
 _DECORATED_CONFIDENCE = 0.5
+#: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
+_HELD_CONFIDENCE = 0.9
 #: a typed value used as a subscript or searched for: its __hash__ and __eq__ run if the container hashes
 _KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
@@ -1295,6 +1298,8 @@ class Resolver:
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
+                if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
+                    out_typed.extend(self._held_functions(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1369,6 +1374,29 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _held_functions(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The functions an attribute is assigned by name, one of which a call of it runs: ``self.key = key or
+        make_key``, ``self.get = _get`` of a function nested in the method, ``self.handler = handler`` of a parameter
+        ``handler=return_none`` (what a caller passes is not seen; another file's facts are not read here)."""
+        if self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "alias" or text == var or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                if "." not in text and text in _param_names(where):  # a parameter: the function its default names
+                    hits = [t.sym for t in self._held_functions(fid, where, text)]
+                else:
+                    receiver, _, name = text.rpartition(".")
+                    hits = [t.sym for t in self._resolve_name(fid, where, name, receiver, "ref") if t.resolution != "name-match"]
+                found.extend(h for h in hits if h.kind in ("function", "method") and h not in found)
+        finally:
+            self._depth -= 1
+        confidence = _HELD_CONFIDENCE if len(found) == 1 else _LOOKUP_CONFIDENCE
+        return [Target(f, "held", confidence, len(found)) for f in found]
 
     def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it takes an item of a table of functions the file fills (``f =

@@ -1178,3 +1178,29 @@ def test_list_tuple_and_sorted_ask_the_length_of_what_they_copy(repo: Path, tmp_
     assert ("bag.py", "Bag.__len__", "typed") in calls(edges, "bag.py::frozen")
     # a set is built item by item: no length hint
     assert calls(edges, "bag.py::Bag.unique") == {("bag.py", "Bag.__iter__", "self")}
+
+
+def test_calling_an_attribute_calls_the_functions_it_is_assigned_by_name(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "keys.py": "def make_key(args):\n    return args\n",
+            "cache.py": "from keys import make_key\n\n\ndef return_none(exc):\n    return None\n\n\n"
+            "class Cached:\n    def __init__(self, func, cache, key=None, handler=return_none):\n"
+            "        def _get_cache():\n            return cache\n\n"
+            "        self.get_cache = _get_cache\n        self.key_func = key or make_key\n"
+            "        self.handler = handler\n        self.func = func\n\n"
+            "    def __call__(self, *args):\n        cache = self.get_cache()\n        key = self.key_func(args)\n"
+            "        try:\n            return self.func(*args)\n        except Exception as e:\n"
+            "            return self.handler(e)\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "cache.py::Cached.__call__")
+    assert {
+        ("cache.py", "Cached.__init__._get_cache", "held"),
+        ("keys.py", "make_key", "held"),
+        ("cache.py", "return_none", "held"),
+    } <= found
+    # `func` is a parameter without a default: what a caller passes is not seen
+    assert not {d for d in found if d[1] not in ("Cached.__init__._get_cache", "make_key", "return_none")}

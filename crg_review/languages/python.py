@@ -486,6 +486,8 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         # (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
         if right_kind in _NAMES:
             out.append(("alias", left, right))
+        # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands
+        out.extend(("alias", left, operand) for operand in _alternatives(right))
         if called is not None:
             args = right.child_by_field_name("arguments")
             if args is not None and args.type == "argument_list":
@@ -522,6 +524,27 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     # (assignment left: (subscript ...)) @reference.setitem
     if left_kind == "subscript":
         out.extend(_subscript("setitem", left))
+    return out
+
+
+def _alternatives(node: Any) -> list[Any]:
+    """The names an ``or``/``and`` chain or a conditional expression may evaluate to (its operands, not its
+    condition)."""
+    out: list[Any] = []
+    stack = [node] if node is not None and node.type in ("boolean_operator", "conditional_expression") else []
+    while stack:
+        n = stack.pop()
+        if n.type == "boolean_operator":
+            parts = [n.child_by_field_name("left"), n.child_by_field_name("right")]
+        elif n.type == "conditional_expression":
+            parts = [_named_child(n, 0), _named_child(n, 2)]
+        elif n.type == "parenthesized_expression":
+            parts = [_named_child(n, 0)]
+        else:
+            if n.type in _NAMES:
+                out.append(n)
+            continue
+        stack.extend(reversed([p for p in parts if p is not None]))
     return out
 
 
