@@ -417,9 +417,12 @@ class Resolver:
                 name_text = _type_name(text)
                 if not name_text:
                     continue
-                if name_text in ("self", "cls"):  # x = self: an instance of the enclosing class
+                if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
                     cls = self.enclosing_class(where)
-                    if cls is not None and cls not in out:
+                    if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
+                        call = self.member(cls.id, "__call__")
+                        out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
+                    elif cls is not None and cls not in out:
                         out.append(cls)
                     continue
                 found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing

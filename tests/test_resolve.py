@@ -1204,3 +1204,18 @@ def test_calling_an_attribute_calls_the_functions_it_is_assigned_by_name(repo: P
     } <= found
     # `func` is a parameter without a default: what a caller passes is not seen
     assert not {d for d in found if d[1] not in ("Cached.__init__._get_cache", "make_key", "return_none")}
+
+
+def test_calling_self_runs_the_class_call_method_and_types_what_it_returns(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "source.py": "class State:\n    def __enter__(self):\n        return self\n\n\n"
+            "class Handler:\n    def __call__(self, *args):\n        return State()\n\n"
+            "    def __enter__(self):\n        state = self()\n        return state.__enter__()\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "source.py::Handler.__enter__")
+    assert {("source.py", "Handler.__call__", "self"), ("source.py", "State.__enter__", "typed")} <= found
+    assert ("source.py", "Handler.__enter__", "typed") not in found  # `state` is no Handler

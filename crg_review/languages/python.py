@@ -911,6 +911,11 @@ def finalize(result: ParseResult) -> None:
     for r in result.references:
         if r.kind in ("assign", "namestr", "lookup") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file)
+    result.references = [
+        r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver else r
+        for r in result.references
+    ]
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
