@@ -1055,6 +1055,8 @@ class Resolver:
                     add(scope.id, Target(t.sym, "key", min(t.confidence, _KEY_CONFIDENCE), t.candidates), "call", line)
                 continue
             if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
+                if not targets and not receiver and language == "python":  # `f = pick_width_fn(); map(f, xs)`
+                    targets = self._returned_callables_of(fid, scope, name) + self._looked_up_callables(fid, scope, name)
                 for t in targets:
                     if t.sym.kind in _CALLABLE_KINDS:
                         add(scope.id, t, "call", line)
@@ -1371,7 +1373,7 @@ class Resolver:
                     if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
                         continue
                     made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
-                    for found in made + self._returned_lookups(fid, t.sym):
+                    for found in made + self._returned_by_name(fid, t.sym) + self._returned_lookups(fid, t.sym):
                         if found.sym not in [o.sym for o in out]:
                             out.append(found)
         finally:
@@ -1587,6 +1589,7 @@ class Resolver:
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
                 if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
+                    out.extend(self._returned_by_name(fid, t.sym))  # or a function of the module it names
                     out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
@@ -1612,6 +1615,30 @@ class Resolver:
                 if inner is not None and inner.kind in ("function", "method") and inner not in out:
                     out.append(inner)
         return out
+
+    def _returned_by_name(self, fid: int, fn: Sym) -> list[Target]:
+        """The functions other than its own nested ones that a function of the file ``fid`` returns by name, directly
+        or through a variable assigned them (``width_fn = _visible_width if x else len; return width_fn``): one of
+        them is called where what it returns is (parameters, what a caller passes, are not followed)."""
+        if fn.file_id != fid or self._depth > 4:
+            return []
+        nested = self._child_map(fn.id)
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for kind, text in self.facts(fid).get((fn.id, RETURN_FACT), []):
+                if kind != "alias" or text in nested or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                if "." not in text and text in _param_names(fn):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, fn, name, receiver, "ref"):
+                    if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in found:
+                        found.append(t.sym)
+        finally:
+            self._depth -= 1
+        confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
+        return [Target(f, "returned", confidence, len(found)) for f in found]
 
     def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
         """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested

@@ -1219,3 +1219,25 @@ def test_calling_self_runs_the_class_call_method_and_types_what_it_returns(repo:
     found = calls(edges, "source.py::Handler.__enter__")
     assert {("source.py", "Handler.__call__", "self"), ("source.py", "State.__enter__", "typed")} <= found
     assert ("source.py", "Handler.__enter__", "typed") not in found  # `state` is no Handler
+
+
+def test_a_variable_assigned_what_a_function_returns_by_name_calls_that_function(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tab.py": "def _visible_width(s):\n    return len(s)\n\n\n"
+            "def choose_width_fn(has_invisible, fallback=len):\n    if has_invisible:\n"
+            "        line_width_fn = _visible_width\n    else:\n        line_width_fn = len\n"
+            "    width_fn = line_width_fn\n    return width_fn\n\n\n"
+            "def fallback_of(f):\n    return f\n\n\n"
+            "def align(strings, has_invisible):\n    width_fn = choose_width_fn(has_invisible)\n"
+            "    widths = list(map(width_fn, strings))\n    return widths, width_fn(strings[0])\n\n\n"
+            "def table(rows):\n    same = fallback_of(_visible_width)\n    return same(rows)\n\n\n"
+            "def widths(strings):\n    f = choose_width_fn(True)\n    return list(map(f, strings))\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("tab.py", "_visible_width", "returned") in calls(edges, "tab.py::align")
+    assert ("tab.py", "_visible_width", "returned") in calls(edges, "tab.py::widths")  # given to map
+    # a function returning its parameter returns what a caller passes: not followed
+    assert ("tab.py", "_visible_width", "returned") not in calls(edges, "tab.py::table")
