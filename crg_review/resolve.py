@@ -1036,9 +1036,11 @@ class Resolver:
                 for t in targets:
                     add(scope.id, t, "fixture", line)
                 continue
+            # f(...) or map(f, xs) of a parameter f (one with a default too): the scope calls what it is given
+            called_parameter = kind in ("call", "callback") and not receiver and name not in ("self", "cls")
+            if called_parameter and language == "python" and name in _param_names(scope):
+                calls_parameter.add(scope.id)
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
-                if kind == "call" and name not in ("self", "cls"):
-                    calls_parameter.add(scope.id)
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
@@ -1088,7 +1090,8 @@ class Resolver:
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
-                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match":
+                        # (a property given, `self.current`, is the value its getter returns: no function)
+                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match" and not _is_property(t.sym):
                             passed.append((scope.id, line, t))
                 continue
             if (

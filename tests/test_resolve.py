@@ -1140,11 +1140,16 @@ def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_ca
             "sigs.py": "def is_arity(n, f):\n    return True\n",
             "fz.py": "import sigs\n\n\ndef check(spec, func, builtin, *args):\n    return builtin(*args)\n\n\n"
             "def arity(n, func):\n    return check(None, func, sigs.is_arity, n, func)\n\n\n"
-            "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n",
+            "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n\n\n"
+            "def widths(lines, width_fn=len):\n    return max(map(width_fn, lines))\n\n\n"
+            "def choose(multiline):\n    line_width_fn = sigs.is_arity\n"
+            "    return lambda s: widths(s, line_width_fn) if multiline else line_width_fn\n",
         },
         tmp_path / "i.db",
     )
     assert calls(edges, "fz.py::check") == {("sigs.py", "is_arity", "passed")}
+    # given to map() in the function called: called too (through a variable assigned it, in a lambda)
+    assert ("sigs.py", "is_arity", "passed") in calls(edges, "fz.py::widths")
     assert calls(edges, "fz.py::keep") == set()  # it stores the function it is given, never calls it
     assert ("fz.py", "arity", "sigs.py", "is_arity", "ref", "module") in edges
 
@@ -1241,3 +1246,20 @@ def test_a_variable_assigned_what_a_function_returns_by_name_calls_that_function
     assert ("tab.py", "_visible_width", "returned") in calls(edges, "tab.py::widths")  # given to map
     # a function returning its parameter returns what a caller passes: not followed
     assert ("tab.py", "_visible_width", "returned") not in calls(edges, "tab.py::table")
+
+
+def test_a_property_given_to_a_function_that_calls_a_parameter_is_its_value_not_a_function(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "source.py": "class ParseError(Exception):\n    pass\n\n\n"
+            "class Source:\n    @property\n    def current(self):\n        return 'c'\n\n"
+            "    def parse_error(self, exception=ParseError, *args):\n        return exception(*args)\n\n"
+            "    def fail(self):\n        raise self.parse_error(ParseError, self.current)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("source.py", "Source.current", "passed") not in calls(edges, "source.py::Source.parse_error")
+    assert ("source.py", "Source.current", "property") in calls(edges, "source.py::Source.fail")
