@@ -16,7 +16,8 @@ of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested f
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
 parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``held``
 (an attribute assigned functions by name, called: ``self.key = key or make_key``), ``table`` (a function taken
-from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's), ``key``
+from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's), ``generator``
+(a generator function whose call a called function of the same file returns: iterating the result runs it), ``key``
 (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
@@ -78,6 +79,9 @@ _LOOKUP_CONFIDENCE = 0.5
 _DECORATED_CONFIDENCE = 0.5
 #: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
 _HELD_CONFIDENCE = 0.9
+#: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
+#: caller (`return _zip_equal(*args)` passes it on); and one of several runs
+_GENERATOR_CONFIDENCE = 0.4
 #: a typed value used as a subscript or searched for: its __hash__ and __eq__ run if the container hashes
 _KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
@@ -331,7 +335,7 @@ class Resolver:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','item','lookup','getattr') ORDER BY id",
+                "('assign','alias','element','item','lookup','getattr','yields') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -1021,7 +1025,7 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "holds", "reads"):  # facts for type and table questions
+            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields"):  # facts for type and table questions
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
@@ -1119,6 +1123,10 @@ class Resolver:
                 add(scope.id, t, "call", line)
                 if t.sym.file_id == fid and t.resolution != "name-match":
                     called_at.setdefault((scope.id, line), []).append(t.sym)
+                    # `list(platform_tags())` where platform_tags returns `_linux_platforms()`: iterating what the call
+                    # returns runs the generator's body, from here
+                    for g in self._returned_generators(fid, t.sym):
+                        add(scope.id, g, "call", line)
                 if parent is not None and parent.kind in ("function", "method"):
                     add(parent.id, t, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
@@ -1642,6 +1650,29 @@ class Resolver:
             self._depth -= 1
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
+
+    def _returned_generators(self, fid: int, fn: Sym) -> list[Target]:
+        """The generator functions of the file ``fid`` whose call a function of that file returns (``return
+        _linux_platforms()``): the caller that iterates what ``fn`` returns runs their bodies (it may pass it on instead,
+        and one of several runs: at most :data:`_GENERATOR_CONFIDENCE`)."""
+        facts = self.facts(fid)
+        if fn.file_id != fid or fn.kind not in ("function", "method") or self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for kind, text in facts.get((fn.id, RETURN_FACT), []):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, fn, name, receiver, "type"):
+                    g = t.sym
+                    if t.resolution != "name-match" and g.file_id == fid and (g.id, "yield") in facts and g not in found:
+                        found.append(g)
+        finally:
+            self._depth -= 1
+        confidence = round(min(_GENERATOR_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(g, "generator", confidence, len(found)) for g in found]
 
     def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
         """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested

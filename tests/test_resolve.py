@@ -1263,3 +1263,25 @@ def test_a_property_given_to_a_function_that_calls_a_parameter_is_its_value_not_
     )
     assert ("source.py", "Source.current", "passed") not in calls(edges, "source.py::Source.parse_error")
     assert ("source.py", "Source.current", "property") in calls(edges, "source.py::Source.fail")
+
+
+def test_iterating_what_a_function_returns_runs_the_generator_whose_call_it_returns(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tags.py": "def _linux_platforms():\n    yield 'linux'\n\n\n"
+            "def _generic_platforms():\n    yield from _linux_platforms()\n\n\n"
+            "def _name():\n    return 'x'\n\n\n"
+            "def platform_tags(linux):\n    if linux:\n        return _linux_platforms()\n"
+            "    return _generic_platforms()\n\n\n"
+            "def name():\n    return _name()\n\n\n"
+            "def compatible_tags():\n    return list(platform_tags(True)), name()\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tags.py::compatible_tags")
+    assert {("tags.py", "_linux_platforms", "generator"), ("tags.py", "_generic_platforms", "generator")} <= found
+    assert ("tags.py", "_name", "generator") not in found  # no generator: name() runs it itself
+    assert {d for d in found if d[2] == "generator"} == {
+        ("tags.py", "_linux_platforms", "generator"), ("tags.py", "_generic_platforms", "generator")
+    }

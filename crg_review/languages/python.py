@@ -916,6 +916,17 @@ def finalize(result: ParseResult) -> None:
         r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver else r
         for r in result.references
     ]
+    # one `yields` reference per generator function (resolve: a call of a function returning a call of one runs it)
+    kept: list[Reference] = []
+    generators: set[str] = set()
+    for r in result.references:
+        if r.kind == "yields":
+            if r.scope in generators:
+                continue
+            generators.add(r.scope)
+            r = r._replace(name="yield", receiver="")
+        kept.append(r)
+    result.references = kept
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)

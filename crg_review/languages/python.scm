@@ -74,6 +74,9 @@
 (for_in_clause) @expand.for_in_clause
 ; `yield from EXPR` iterates EXPR too
 (yield "from" [(identifier) (attribute) (call)] @name) @reference.iterate
+; a function with a `yield` is a generator: its body runs when what a call of it returns is iterated (one `yields`
+; reference per function, in finalize)
+(yield) @name @reference.yields
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
