@@ -1186,27 +1186,16 @@ class Resolver:
         else:
             found = self.lookup(fid, scope, name)
             if found:
+                local = found[0]
+                if language == "python" and local.resolution == "local" and local.sym.parent_id == scope.id:
+                    # `def parse(): ...` in one branch, `parse = self.parse_primary` in another: either may run
+                    found = found + [t for t in self._alias_targets(fid, scope, name, kind, own=True) if t.sym != local.sym]
                 return found
             # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
             # reference of its own); each assignment of the name (`f = a if ... else: f = b`) may be the one in effect
-            aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias"] if self._depth < 4 else []
-            if aliases:
-                hits: list[Target] = []
-                self._depth += 1
-                try:
-                    for where, text in aliases:
-                        if text == name:
-                            continue
-                        recv, _, target = text.rpartition(".")
-                        hits.extend(
-                            t
-                            for t in self._resolve_name(fid, where, target, recv, kind)
-                            if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
-                        )
-                finally:
-                    self._depth -= 1
-                if hits:
-                    return hits
+            hits = self._alias_targets(fid, scope, name, kind)
+            if hits:
+                return hits
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this
@@ -1240,6 +1229,28 @@ class Resolver:
             return []
         confidence = round(0.5 / len(cands), 3)
         return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+
+    def _alias_targets(self, fid: int, scope: Sym, name: str, kind: str, *, own: bool = False) -> list[Target]:
+        """What the names a variable is assigned (``alias`` facts of the nearest scope stating any; ``own``: of
+        ``scope`` itself) resolve to, name matches left out."""
+        if self._depth >= 4:
+            return []
+        aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias" and (not own or w == scope)]
+        hits: list[Target] = []
+        self._depth += 1
+        try:
+            for where, text in aliases:
+                if text == name:
+                    continue
+                recv, _, target = text.rpartition(".")
+                hits.extend(
+                    t
+                    for t in self._resolve_name(fid, where, target, recv, kind)
+                    if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
+                )
+        finally:
+            self._depth -= 1
+        return hits
 
     def _few_families(self, name: str, cands: list[Sym]) -> bool:
         """Whether the candidates of a method name are the overrides in at most :data:`MAX_FAMILIES` class
@@ -1284,6 +1295,8 @@ class Resolver:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
         language = self.file(fid)[1]
         cls = self.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
+        if cls is not None and receiver == "cls" and "cls" not in _param_names(scope) and self._facts_of(fid, scope, "cls"):
+            cls = None  # `cls = _math_nodes[kind]` in a method: a variable of its own, not the class
         if cls is not None:
             is_super = receiver.startswith("super")
             if name == "__class__" and not is_super:

@@ -1285,3 +1285,28 @@ def test_iterating_what_a_function_returns_runs_the_generator_whose_call_it_retu
     assert {d for d in found if d[2] == "generator"} == {
         ("tags.py", "_linux_platforms", "generator"), ("tags.py", "_generic_platforms", "generator")
     }
+
+
+def test_a_name_defined_in_one_branch_and_assigned_in_another_is_either(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "nodes.py": "class Node:\n    def __init__(self, *args):\n        self.args = args\n\n\n"
+            "class Add(Node):\n    pass\n\n\nclass Sub(Node):\n    pass\n",
+            "parser.py": "import nodes\n\n_math_nodes = {'add': nodes.Add, 'sub': nodes.Sub}\n\n\n"
+            "class Parser:\n    def parse_primary(self):\n        return 1\n\n"
+            "    def parse_expression(self, flag=True):\n        return 2\n\n"
+            "    def parse_tuple(self, simplified):\n        if simplified:\n            parse = self.parse_primary\n"
+            "        else:\n\n            def parse():\n                return self.parse_expression(False)\n\n"
+            "        return [parse()]\n\n"
+            "    def parse_math(self, kind, left, right):\n        cls = _math_nodes[kind]\n"
+            "        return cls(left, right)\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "parser.py::Parser.parse_tuple")
+    assert {("parser.py", "Parser.parse_tuple.parse", "local"), ("parser.py", "Parser.parse_primary", "self")} <= found
+    # a local variable named cls holds what it is assigned, not the class of the method
+    math = calls(edges, "parser.py::Parser.parse_math")
+    assert ("nodes.py", "Node.__init__", "constructor") in math
+    assert {("nodes.py", "Add", "table"), ("nodes.py", "Sub", "table")} <= math
