@@ -91,6 +91,9 @@ _CONSTRUCTORS = ("__new__", "__init__")
 _SPAWN_CONFIDENCE = 0.9
 #: a function given by name to a function of the same file that calls one of its parameters: likely the one called
 _PASSED_CONFIDENCE = 0.6
+#: how many lines above a function given by name the call it is an argument of may start, and how sure that is
+_CALL_SPAN = 12
+_PASSED_BELOW_CONFIDENCE = 0.4
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
@@ -1140,11 +1143,20 @@ class Resolver:
                             add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
         # the function given is called by the function of this file it is given to (an argument at the line of the
-        # call; which parameter it fills is not told, so any function given there may be the one)
+        # call, or below the nearest call above it when none is at its line: a call over several lines; which parameter
+        # it fills is not told, so any function given there may be the one)
+        call_lines: dict[int, list[int]] = {}
+        for _, scope_id, kind, _, _, line in rows if passed else ():
+            if kind == "call":
+                call_lines.setdefault(scope_id, []).append(line)
         for src, line, t in passed:
-            for callee in called_at.get((src, line), ()):
+            lines = call_lines.get(src, [])
+            at = line if line in lines else max((n for n in lines if line - _CALL_SPAN <= n < line), default=line)
+            # (the nearest call above is a guess: a call nested in the arguments may be nearer)
+            confidence = min(t.confidence, _PASSED_CONFIDENCE if at == line else _PASSED_BELOW_CONFIDENCE)
+            for callee in called_at.get((src, at), ()):
                 if callee.id in calls_parameter and callee.id != t.sym.id:
-                    add(callee.id, Target(t.sym, "passed", min(t.confidence, _PASSED_CONFIDENCE)), "call", line)
+                    add(callee.id, Target(t.sym, "passed", confidence), "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read

@@ -1143,10 +1143,15 @@ def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_ca
             "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n\n\n"
             "def widths(lines, width_fn=len):\n    return max(map(width_fn, lines))\n\n\n"
             "def choose(multiline):\n    line_width_fn = sigs.is_arity\n"
-            "    return lambda s: widths(s, line_width_fn) if multiline else line_width_fn\n",
+            "    return lambda s: widths(s, line_width_fn) if multiline else line_width_fn\n\n\n"
+            "def force(stream, is_binary, find_binary):\n    return is_binary(stream) and find_binary(stream)\n\n\n"
+            "def is_reader(stream):\n    return True\n\n\n"
+            "def reader(stream):\n    return force(\n        stream,\n        is_reader,\n        sigs.is_arity,\n    )\n",
         },
         tmp_path / "i.db",
     )
+    # a call over several lines: the functions below its first line are its arguments
+    assert {("fz.py", "is_reader", "passed"), ("sigs.py", "is_arity", "passed")} <= calls(edges, "fz.py::force")
     assert calls(edges, "fz.py::check") == {("sigs.py", "is_arity", "passed")}
     # given to map() in the function called: called too (through a variable assigned it, in a lambda)
     assert ("sigs.py", "is_arity", "passed") in calls(edges, "fz.py::widths")
