@@ -1202,6 +1202,9 @@ class Resolver:
                 if language == "python" and local.resolution == "local" and local.sym.parent_id == scope.id:
                     # `def parse(): ...` in one branch, `parse = self.parse_primary` in another: either may run
                     found = found + [t for t in self._alias_targets(fid, scope, name, kind, own=True) if t.sym != local.sym]
+                    if kind in ("call", "callback") and any(w == scope for w, _ in self._facts_of(fid, scope, name)):
+                        # or `func = make_attrgetter(...)` there: the function that call returns
+                        found.extend(t for t in self._returned_callables_of(fid, scope, name) if t.sym != local.sym)
                 return found
             # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
             # reference of its own); each assignment of the name (`f = a if ... else: f = b`) may be the one in effect
@@ -1663,9 +1666,13 @@ class Resolver:
         self._depth += 1
         try:
             for kind, text in self.facts(fid).get((fn.id, RETURN_FACT), []):
-                if kind != "alias" or text in nested or not all(p.isidentifier() for p in text.split(".")):
+                if kind != "alias" or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 if "." not in text and text in _param_names(fn):
+                    continue
+                # `func = make_attrgetter(...)` (in one branch) then `return func`: what that call returns
+                found.extend(t.sym for t in self._returned_callables_of(fid, fn, text) if t.sym not in found)
+                if text in nested:
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, fn, name, receiver, "ref"):

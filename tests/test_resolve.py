@@ -1315,3 +1315,25 @@ def test_a_name_defined_in_one_branch_and_assigned_in_another_is_either(repo: Pa
     math = calls(edges, "parser.py::Parser.parse_math")
     assert ("nodes.py", "Node.__init__", "constructor") in math
     assert {("nodes.py", "Add", "table"), ("nodes.py", "Sub", "table")} <= math
+
+
+def test_a_function_defined_in_one_branch_and_made_by_a_call_in_another_is_either(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "filters.py": "def make_attrgetter(attribute):\n    def attrgetter(item):\n        return item[attribute]\n\n"
+            "    return attrgetter\n\n\n"
+            "def prepare_map(args):\n    if args:\n        func = make_attrgetter(args[0])\n    else:\n\n"
+            "        def func(item):\n            return item\n\n    return func\n\n\n"
+            "def do_map(value, args):\n    func = prepare_map(args)\n    return [func(v) for v in value]\n\n\n"
+            "def do_sum(value, attribute):\n    if attribute:\n        func = make_attrgetter(attribute)\n    else:\n\n"
+            "        def func(x):\n            return x\n\n    return sum(func(v) for v in value)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert {("filters.py", "do_sum.func", "local"), ("filters.py", "make_attrgetter.attrgetter", "returned")} <= calls(
+        edges, "filters.py::do_sum"
+    )
+    assert {("filters.py", "prepare_map.func", "returned"), ("filters.py", "make_attrgetter.attrgetter", "returned")} <= calls(
+        edges, "filters.py::do_map"
+    )
