@@ -338,7 +338,7 @@ class Resolver:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','item','lookup','getattr','yields') ORDER BY id",
+                "('assign','alias','element','item','lookup','getattr','yields','unpack') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -419,7 +419,7 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
-                if kind in ("item", "lookup"):  # what the collection holds, not what it is; an item of one
+                if kind in ("item", "lookup", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
                 name_text = _type_name(text)
                 if not name_text:
@@ -1028,7 +1028,7 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields"):  # facts for type and table questions
+            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack"):  # facts, not calls
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
@@ -1405,14 +1405,20 @@ class Resolver:
         self._depth += 1
         try:
             for where, (kind, text) in self._facts_of(fid, scope, var):
-                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                # `strings, padfn = choose(...)`: an `unpack` fact `choose#1`, position 1 of what choose returns
+                text, _, position = text.partition("#") if kind == "unpack" else (text, "", "")
+                if kind not in ("assign", "unpack") or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
                     if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
                         continue
-                    made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
-                    for found in made + self._returned_by_name(fid, t.sym) + self._returned_lookups(fid, t.sym):
+                    if position:
+                        made = self._returned_by_name(fid, t.sym, f"{RETURN_FACT}#{position}")
+                    else:
+                        made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                        made += self._returned_by_name(fid, t.sym) + self._returned_lookups(fid, t.sym)
+                    for found in made:
                         if found.sym not in [o.sym for o in out]:
                             out.append(found)
         finally:
@@ -1655,24 +1661,25 @@ class Resolver:
                     out.append(inner)
         return out
 
-    def _returned_by_name(self, fid: int, fn: Sym) -> list[Target]:
+    def _returned_by_name(self, fid: int, fn: Sym, fact: str = RETURN_FACT) -> list[Target]:
         """The functions other than its own nested ones that a function of the file ``fid`` returns by name, directly
         or through a variable assigned them (``width_fn = _visible_width if x else len; return width_fn``): one of
-        them is called where what it returns is (parameters, what a caller passes, are not followed)."""
+        them is called where what it returns is (parameters, what a caller passes, are not followed). ``fact``
+        ``return#1``: what position 1 of a tuple it returns holds (``return strings, padfn``), nested functions too."""
         if fn.file_id != fid or self._depth > 4:
             return []
         nested = self._child_map(fn.id)
         found: list[Sym] = []
         self._depth += 1
         try:
-            for kind, text in self.facts(fid).get((fn.id, RETURN_FACT), []):
+            for kind, text in self.facts(fid).get((fn.id, fact), []):
                 if kind != "alias" or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 if "." not in text and text in _param_names(fn):
                     continue
                 # `func = make_attrgetter(...)` (in one branch) then `return func`: what that call returns
                 found.extend(t.sym for t in self._returned_callables_of(fid, fn, text) if t.sym not in found)
-                if text in nested:
+                if text in nested and fact == RETURN_FACT:  # (those _returned_functions gives)
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, fn, name, receiver, "ref"):

@@ -1337,3 +1337,21 @@ def test_a_function_defined_in_one_branch_and_made_by_a_call_in_another_is_eithe
     assert {("filters.py", "prepare_map.func", "returned"), ("filters.py", "make_attrgetter.attrgetter", "returned")} <= calls(
         edges, "filters.py::do_map"
     )
+
+
+def test_a_name_unpacked_from_a_returned_tuple_calls_the_function_at_its_position(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tab.py": "def _padleft(w, s):\n    return s\n\n\ndef _padright(w, s):\n    return s\n\n\n"
+            "def _strip(s):\n    return s\n\n\n"
+            "def choose(strings, right):\n    if right:\n        padfn = _padleft\n    else:\n        padfn = _padright\n"
+            "    return _strip, padfn\n\n\n"
+            "def align(strings, right):\n    clean, padfn = choose(strings, right)\n"
+            "    return [padfn(1, s) for s in strings]\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tab.py::align")
+    assert {("tab.py", "_padleft", "returned"), ("tab.py", "_padright", "returned")} <= found
+    assert ("tab.py", "_strip", "returned") not in found  # position 0, never called

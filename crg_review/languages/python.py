@@ -474,6 +474,13 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
         values = [right.child_by_field_name("body")] if right_kind == "list_comprehension" else right.named_children
         out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
+    if left_kind in ("pattern_list", "tuple_pattern") and function is not None and function.type in _NAMES:
+        # `strings, padfn = choose(...)`: each name holds a position of what the call returns (`unpack<i>`, in finalize)
+        out.extend(
+            (f"unpack{i}", part, function)
+            for i, part in enumerate(left.named_children)
+            if part.type == "identifier" and i < _MAX_UNPACKED
+        )
     if left_kind in _NAMES:
         called = function if function is not None and function.type in _NAMES else None
         # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
@@ -524,6 +531,25 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     # (assignment left: (subscript ...)) @reference.setitem
     if left_kind == "subscript":
         out.extend(_subscript("setitem", left))
+    return out
+
+
+#: positions of a returned or unpacked tuple that are followed
+_MAX_UNPACKED = 8
+#: the pseudo-variable of what position i of a returned tuple holds (``return#1``; see resolve.RETURN_FACT)
+_RETURN_ITEM = "return#{}"
+
+
+def _positions(references: list[Reference]) -> list[Reference]:
+    """``returnitem<i>`` and ``unpack<i>`` items as facts: ``return#<i>`` aliases of what position i of a returned
+    tuple holds, and ``unpack`` facts of a name given position i of what a call returns (``choose#1``)."""
+    out: list[Reference] = []
+    for r in references:
+        if r.kind.startswith("returnitem"):
+            r = r._replace(kind="alias", name=_RETURN_ITEM.format(r.kind[10:]))
+        elif r.kind.startswith("unpack"):
+            r = r._replace(kind="unpack", receiver=f"{r.receiver}#{r.kind[6:]}")
+        out.append(r)
     return out
 
 
@@ -808,6 +834,12 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "with_item":
         return _with_item(node)
     if what == "returns":
+        if node.type == "expression_list":  # `return a, b`: an alias per position (`returnitem<i>`, named in finalize)
+            return [
+                (f"returnitem{i}", caps["name"][0], item)
+                for i, item in enumerate(node.named_children)
+                if item.type in _NAMES and i < _MAX_UNPACKED
+            ]
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         function = _called_function(node)
         if function is None:
@@ -909,8 +941,9 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind in ("assign", "namestr", "lookup") and "." not in r.name:
+        if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    result.references = _positions(result.references)
     # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file)
     result.references = [
         r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver else r
@@ -1125,7 +1158,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
     result.references = [
         r
         for r in result.references
-        if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
+        if not (r.name.partition("#")[0] == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
     # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
@@ -1162,7 +1195,7 @@ def _typed_values(result: ParseResult) -> set[str]:
         if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
     }
     for r in result.references:
-        if r.kind in ("assign", "alias", "element", "lookup") and r.name != "return":
+        if r.kind in ("assign", "alias", "element", "lookup", "unpack") and r.name.partition("#")[0] != "return":
             out.add(r.name)
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
