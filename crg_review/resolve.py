@@ -188,6 +188,7 @@ class Resolver:
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
+        self._stored_calls: dict[int, list[Sym]] = {}
         self._families: dict[str, bool] = {}
         self._depth = 0
 
@@ -1157,6 +1158,11 @@ class Resolver:
             for callee in called_at.get((src, at), ()):
                 if callee.id in calls_parameter and callee.id != t.sym.id:
                     add(callee.id, Target(t.sym, "passed", confidence), "call", line)
+                # `_StatsProperty('mean', _calc_mean)` where __init__ stores `self.func = func` and __get__ calls
+                # `self.func(obj)`: the method calling the attribute calls the function given
+                for user in self._calls_stored_parameter(fid, callee, rows) if language == "python" else ():
+                    if user.id != t.sym.id:
+                        add(user.id, Target(t.sym, "passed", confidence), "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read
@@ -1689,6 +1695,37 @@ class Resolver:
             self._depth -= 1
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
+
+    def _calls_stored_parameter(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
+        """For a class of the file ``fid`` whose ``__init__`` stores a parameter in an attribute (``self.func = func``):
+        its methods that call that attribute (``self.func(obj)``), read from the file's references ``rows``."""
+        if cls.kind != "class" or cls.file_id != fid:
+            return []
+        cached = self._stored_calls.get(cls.id)
+        if cached is None:
+            cached = self._stored_calls[cls.id] = self._find_calls_of_stored(fid, cls, rows)
+        return cached
+
+    def _find_calls_of_stored(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
+        init = self.member(cls.id, "__init__")
+        if init is None or init.file_id != fid:
+            return []
+        params = _param_names(init) - {"self"}
+        facts = self.facts(fid)
+        stored = {
+            var.partition(".")[2]
+            for (scope_id, var), found in facts.items()
+            if scope_id == init.id and var.startswith("self.") and any(k == "alias" and t in params for k, t in found)
+        }
+        if not stored:
+            return []
+        methods = {m.id: m for m in self.children(cls.id) if m.kind in ("function", "method")}
+        out: list[Sym] = []
+        for _, scope_id, kind, name, receiver, _ in rows:
+            method = methods.get(scope_id) if kind == "call" and receiver == "self" and name in stored else None
+            if method is not None and method not in out:
+                out.append(method)
+        return out
 
     def _returned_generators(self, fid: int, fn: Sym) -> list[Target]:
         """The generator functions of the file ``fid`` whose call a function of that file returns (``return

@@ -1355,3 +1355,21 @@ def test_a_name_unpacked_from_a_returned_tuple_calls_the_function_at_its_positio
     found = calls(edges, "tab.py::align")
     assert {("tab.py", "_padleft", "returned"), ("tab.py", "_padright", "returned")} <= found
     assert ("tab.py", "_strip", "returned") not in found  # position 0, never called
+
+
+def test_a_function_given_to_a_class_that_stores_and_calls_it_is_called_by_the_method_calling_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "stats.py": "class _StatsProperty:\n    def __init__(self, name, func):\n        self.name = name\n"
+            "        self.func = func\n\n    def __get__(self, obj, objtype=None):\n        return self.func(obj)\n\n"
+            "    def describe(self):\n        return self.name\n\n\n"
+            "def _calc_mean(stats):\n    return 0\n\n\n"
+            "class Stats:\n    mean = _StatsProperty('mean', _calc_mean)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("stats.py", "_calc_mean", "passed") in calls(edges, "stats.py::_StatsProperty.__get__")
+    assert ("stats.py", "_calc_mean", "passed") not in calls(edges, "stats.py::_StatsProperty.describe")
