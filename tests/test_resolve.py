@@ -1373,3 +1373,18 @@ def test_a_function_given_to_a_class_that_stores_and_calls_it_is_called_by_the_m
     )
     assert ("stats.py", "_calc_mean", "passed") in calls(edges, "stats.py::_StatsProperty.__get__")
     assert ("stats.py", "_calc_mean", "passed") not in calls(edges, "stats.py::_StatsProperty.describe")
+
+
+def test_a_special_method_returning_a_generator_call_runs_it_where_python_calls_the_method(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "bar.py": "class ProgressBar:\n    def __iter__(self):\n        return self.generator()\n\n"
+            "    def __next__(self):\n        return next(iter(self))\n\n"
+            "    def generator(self):\n        yield 1\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("bar.py", "ProgressBar.generator", "generator") in calls(edges, "bar.py::ProgressBar.__next__")

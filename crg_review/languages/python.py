@@ -1146,6 +1146,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # a property runs on attribute reads: what it returns types `self.prop` (resolve.Resolver._types_of)
     called.update(s.name for s in result.symbols if any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators))
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
+    # special methods run without a call written by name (`iter(self)` runs __iter__: the calls made below)
+    called.update(n for n in functions.values() if n.startswith("__") and n.endswith("__"))
     used: set[tuple[str, str]] = set()
     for r in result.references:
         if r.receiver:
