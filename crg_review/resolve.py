@@ -1403,8 +1403,9 @@ class Resolver:
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it is assigned the result of a function of this file that returns a
-        nested function (``f = make(); f()``) or a look-up by prefix (``def get_visitor(self, node): return
-        getattr(self, f"visit_{...}", None)``)."""
+        nested function (``f = make(); f()``), a function it names (``return width_fn``), a look-up by prefix
+        (``def get_visitor(self, node): return getattr(self, f"visit_{...}", None)``), or, for a name unpacked from
+        the result (``strings, padfn = choose(...)``), the functions at its position of a returned tuple."""
         if self._depth > 4:
             return []
         out: list[Target] = []
