@@ -1350,6 +1350,8 @@ class Resolver:
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
                 if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
                     out_typed.extend(self._held_functions(fid, scope, receiver))
+            if typed and rest and name in ("__next__", "__iter__"):  # `self._it = self._reader()`, `next(self._it)`
+                out_typed.extend(self._held_generators(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1727,6 +1729,31 @@ class Resolver:
             if method is not None and method not in out:
                 out.append(method)
         return out
+
+    def _held_generators(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The generator functions of the file ``fid`` whose call an attribute is assigned (``self._it =
+        self._reader()``), directly or through a function returning one: iterating it runs their bodies (here, if
+        nothing iterated it before)."""
+        if self._depth > 4:
+            return []
+        facts = self.facts(fid)
+        found: list[Target] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                    if t.resolution == "name-match" or t.sym.file_id != fid or t.sym.kind not in ("function", "method"):
+                        continue
+                    made = [Target(t.sym, "generator", _GENERATOR_CONFIDENCE)] if (t.sym.id, "yield") in facts else []
+                    for g in made + self._returned_generators(fid, t.sym):
+                        if g.sym not in [f.sym for f in found]:
+                            found.append(g)
+        finally:
+            self._depth -= 1
+        return found
 
     def _returned_generators(self, fid: int, fn: Sym) -> list[Target]:
         """The generator functions of the file ``fid`` whose call a function of that file returns (``return

@@ -1388,3 +1388,19 @@ def test_a_special_method_returning_a_generator_call_runs_it_where_python_calls_
         tmp_path / "i.db",
     )
     assert ("bar.py", "ProgressBar.generator", "generator") in calls(edges, "bar.py::ProgressBar.__next__")
+
+
+def test_iterating_an_attribute_assigned_a_generator_call_runs_the_generator(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "cb.py": "class callback_iter:\n    def __init__(self, func):\n        self._iterator = self._reader()\n"
+            "        self._other = self._size()\n\n"
+            "    def __next__(self):\n        return next(self._iterator), next(self._other)\n\n"
+            "    def _reader(self):\n        yield 1\n\n    def _size(self):\n        return 1\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "cb.py::callback_iter.__next__")
+    assert ("cb.py", "callback_iter._reader", "generator") in found
+    assert not any(d[1] == "callback_iter._size" for d in found)  # no generator: it ran in __init__
