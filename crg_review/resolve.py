@@ -1451,6 +1451,8 @@ class Resolver:
                 else:
                     receiver, _, name = text.rpartition(".")
                     hits = [t.sym for t in self._resolve_name(fid, where, name, receiver, "ref") if t.resolution != "name-match"]
+                    if not hits and receiver in ("self", "cls"):  # `= self.default_digest_method`, a class attribute
+                        hits = [t.sym for t in self._held_functions(fid, where, text)]
                 found.extend(h for h in hits if h.kind in ("function", "method") and h not in found)
         finally:
             self._depth -= 1

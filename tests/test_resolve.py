@@ -1404,3 +1404,18 @@ def test_iterating_an_attribute_assigned_a_generator_call_runs_the_generator(rep
     found = calls(edges, "cb.py::callback_iter.__next__")
     assert ("cb.py", "callback_iter._reader", "generator") in found
     assert not any(d[1] == "callback_iter._size" for d in found)  # no generator: it ran in __init__
+
+
+def test_an_attribute_given_a_class_attribute_that_wraps_a_function_calls_that_function(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "signer.py": "def _lazy_sha1(string=b''):\n    return string\n\n\n"
+            "class Signer:\n    default_digest_method = staticmethod(_lazy_sha1)\n\n"
+            "    def __init__(self, digest_method=None):\n        if digest_method is None:\n"
+            "            digest_method = self.default_digest_method\n        self.digest_method = digest_method\n\n"
+            "    def derive_key(self, secret):\n        return self.digest_method(secret)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("signer.py", "_lazy_sha1", "held") in calls(edges, "signer.py::Signer.derive_key")

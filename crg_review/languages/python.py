@@ -217,7 +217,9 @@ _COMPARISONS = frozenset(("<", "<=", "==", "!=", ">=", ">"))
 _MEMBERSHIP = frozenset(("in", "not in"))
 _CAST = re.compile(r"(^|[.])cast$")
 _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
-_PARTIAL = re.compile(r"(^|[.])partial$")
+#: calls whose result calls their first argument: ``partial(g, ...)``, and ``staticmethod(g)``/``classmethod(g)`` in a
+#: class body
+_PARTIAL = re.compile(r"(^|[.])(partial|staticmethod|classmethod)$")
 _UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
 Item = tuple[str, Any, Any]
 
@@ -507,7 +509,7 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                 # `T = TypeVar("T", bound=B)`: (assignment left: (identifier) @name right: (call function: ... @_typevar
                 #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
                 #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
-                # `f = functools.partial(g, ...)`: calling f calls g, ... (#match? @_partial "(^|[.])partial$")
+                # `f = functools.partial(g, ...)`, `f = staticmethod(g)`: calling f calls g, ... (#match? @_partial ...)
                 if first is not None and first.type in _NAMES and _PARTIAL.search(called_name):
                     out.append(("alias", left, first))
                 if left_kind == "identifier" and _TYPEVAR.search(called_name):
