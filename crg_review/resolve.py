@@ -14,9 +14,11 @@ annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`)
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
 of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
 file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
-parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``table``
-(a function taken from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's),
-``key`` (``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
+parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``held``
+(an attribute assigned functions by name, called: ``self.key = key or make_key``), ``table`` (a function taken
+from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's), ``generator``
+(a generator function whose call a called function of the same file returns: iterating the result runs it), ``key``
+(``__hash__``/``__eq__`` of a typed value used as a subscript or searched for with ``in``: a dict or a set runs
 them), ``passed`` (a function given by name to a function of the same file that calls one of its parameters, at the
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``class-attribute``
@@ -84,6 +86,11 @@ LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 _LOOKUP_CONFIDENCE = 0.5
 #: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
 _DECORATED_CONFIDENCE = 0.5
+#: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
+_HELD_CONFIDENCE = 0.9
+#: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
+#: caller (`return _zip_equal(*args)` passes it on); and one of several runs
+_GENERATOR_CONFIDENCE = 0.4
 #: a typed value used as a subscript or searched for: its __hash__ and __eq__ run if the container hashes
 _KEY_CONFIDENCE = 0.4
 #: what calling a Python class runs
@@ -93,6 +100,9 @@ _CONSTRUCTORS = ("__new__", "__init__")
 _SPAWN_CONFIDENCE = 0.9
 #: a function given by name to a function of the same file that calls one of its parameters: likely the one called
 _PASSED_CONFIDENCE = 0.6
+#: how many lines above a function given by name the call it is an argument of may start, and how sure that is
+_CALL_SPAN = 12
+_PASSED_BELOW_CONFIDENCE = 0.4
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
@@ -196,6 +206,7 @@ class Resolver:
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
+        self._stored_calls: dict[int, list[Sym]] = {}
         self._families: dict[str, bool] = {}
         self._depth = 0
 
@@ -346,7 +357,7 @@ class Resolver:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
                 "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','item','lookup','getattr') ORDER BY id",
+                "('assign','alias','element','item','lookup','getattr','yields','unpack') ORDER BY id",
                 (file_id,),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
@@ -427,14 +438,17 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
-                if kind in ("item", "lookup"):  # what the collection holds, not what it is; an item of one
+                if kind in ("item", "lookup", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
                 name_text = _type_name(text)
                 if not name_text:
                     continue
-                if name_text in ("self", "cls"):  # x = self: an instance of the enclosing class
+                if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
                     cls = self.enclosing_class(where)
-                    if cls is not None and cls not in out:
+                    if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
+                        call = self.member(cls.id, "__call__")
+                        out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
+                    elif cls is not None and cls not in out:
                         out.append(cls)
                     continue
                 found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
@@ -1084,7 +1098,7 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "holds", "reads"):  # facts for type and table questions
+            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack"):  # facts, not calls
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
@@ -1099,9 +1113,11 @@ class Resolver:
                 for t in targets:
                     add(scope.id, t, "fixture", line)
                 continue
+            # f(...) or map(f, xs) of a parameter f (one with a default too): the scope calls what it is given
+            called_parameter = kind in ("call", "callback") and not receiver and name not in ("self", "cls")
+            if called_parameter and language == "python" and name in _param_names(scope):
+                calls_parameter.add(scope.id)
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
-                if kind == "call" and name not in ("self", "cls"):
-                    calls_parameter.add(scope.id)
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
@@ -1118,6 +1134,8 @@ class Resolver:
                     add(scope.id, Target(t.sym, "key", min(t.confidence, _KEY_CONFIDENCE), t.candidates), "call", line)
                 continue
             if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
+                if not targets and not receiver and language == "python":  # `f = pick_width_fn(); map(f, xs)`
+                    targets = self._returned_callables_of(fid, scope, name) + self._looked_up_callables(fid, scope, name)
                 for t in targets:
                     if t.sym.kind in _CALLABLE_KINDS:
                         add(scope.id, t, "call", line)
@@ -1149,7 +1167,8 @@ class Resolver:
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
-                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match":
+                        # (a property given, `self.current`, is the value its getter returns: no function)
+                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match" and not _is_property(t.sym):
                             passed.append((scope.id, line, t))
                 continue
             if (
@@ -1180,6 +1199,10 @@ class Resolver:
                 add(scope.id, t, "call", line)
                 if t.sym.file_id == fid and t.resolution != "name-match":
                     called_at.setdefault((scope.id, line), []).append(t.sym)
+                    # `list(platform_tags())` where platform_tags returns `_linux_platforms()`: iterating what the call
+                    # returns runs the generator's body, from here
+                    for g in self._returned_generators(fid, t.sym):
+                        add(scope.id, g, "call", line)
                 if parent is not None and (parent.kind in ("function", "method", "module") or parent.kind in _CLASS_KINDS):
                     add(parent.id, t, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
@@ -1193,11 +1216,25 @@ class Resolver:
                             add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
         # the function given is called by the function of this file it is given to (an argument at the line of the
-        # call; which parameter it fills is not told, so any function given there may be the one)
+        # call, or below the nearest call above it when none is at its line: a call over several lines; which parameter
+        # it fills is not told, so any function given there may be the one)
+        call_lines: dict[int, list[int]] = {}
+        for _, scope_id, kind, _, _, line in rows if passed else ():
+            if kind == "call":
+                call_lines.setdefault(scope_id, []).append(line)
         for src, line, t in passed:
-            for callee in called_at.get((src, line), ()):
+            lines = call_lines.get(src, [])
+            at = line if line in lines else max((n for n in lines if line - _CALL_SPAN <= n < line), default=line)
+            # (the nearest call above is a guess: a call nested in the arguments may be nearer)
+            confidence = min(t.confidence, _PASSED_CONFIDENCE if at == line else _PASSED_BELOW_CONFIDENCE)
+            for callee in called_at.get((src, at), ()):
                 if callee.id in calls_parameter and callee.id != t.sym.id:
-                    add(callee.id, Target(t.sym, "passed", min(t.confidence, _PASSED_CONFIDENCE)), "call", line)
+                    add(callee.id, Target(t.sym, "passed", confidence), "call", line)
+                # `_StatsProperty('mean', _calc_mean)` where __init__ stores `self.func = func` and __get__ calls
+                # `self.func(obj)`: the method calling the attribute calls the function given
+                for user in self._calls_stored_parameter(fid, callee, rows) if language == "python" else ():
+                    if user.id != t.sym.id:
+                        add(user.id, Target(t.sym, "passed", confidence), "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read
@@ -1241,27 +1278,19 @@ class Resolver:
         else:
             found = self.lookup(fid, scope, name)
             if found:
+                local = found[0]
+                if language == "python" and local.resolution == "local" and local.sym.parent_id == scope.id:
+                    # `def parse(): ...` in one branch, `parse = self.parse_primary` in another: either may run
+                    found = found + [t for t in self._alias_targets(fid, scope, name, kind, own=True) if t.sym != local.sym]
+                    if kind in ("call", "callback") and any(w == scope for w, _ in self._facts_of(fid, scope, name)):
+                        # or `func = make_attrgetter(...)` there: the function that call returns
+                        found.extend(t for t in self._returned_callables_of(fid, scope, name) if t.sym != local.sym)
                 return found
             # `alias = target`: a call of alias calls target (`x = Cls()` then `x()` calls Cls.__call__, a
             # reference of its own); each assignment of the name (`f = a if ... else: f = b`) may be the one in effect
-            aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias"] if self._depth < 4 else []
-            if aliases:
-                hits: list[Target] = []
-                self._depth += 1
-                try:
-                    for where, text in aliases:
-                        if text == name:
-                            continue
-                        recv, _, target = text.rpartition(".")
-                        hits.extend(
-                            t
-                            for t in self._resolve_name(fid, where, target, recv, kind)
-                            if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
-                        )
-                finally:
-                    self._depth -= 1
-                if hits:
-                    return hits
+            hits = self._alias_targets(fid, scope, name, kind)
+            if hits:
+                return hits
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this
@@ -1316,6 +1345,28 @@ class Resolver:
                 if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in [o.sym for o in out]:
                     out.append(Target(t.sym, "argparse", 0.8, 1))
         return out
+
+    def _alias_targets(self, fid: int, scope: Sym, name: str, kind: str, *, own: bool = False) -> list[Target]:
+        """What the names a variable is assigned (``alias`` facts of the nearest scope stating any; ``own``: of
+        ``scope`` itself) resolve to, name matches left out."""
+        if self._depth >= 4:
+            return []
+        aliases = [(w, t) for w, (k, t) in self._facts_of(fid, scope, name) if k == "alias" and (not own or w == scope)]
+        hits: list[Target] = []
+        self._depth += 1
+        try:
+            for where, text in aliases:
+                if text == name:
+                    continue
+                recv, _, target = text.rpartition(".")
+                hits.extend(
+                    t
+                    for t in self._resolve_name(fid, where, target, recv, kind)
+                    if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
+                )
+        finally:
+            self._depth -= 1
+        return hits
 
     def _few_families(self, name: str, cands: list[Sym]) -> bool:
         """Whether the candidates of a method name are the overrides in at most :data:`MAX_FAMILIES` class
@@ -1391,6 +1442,8 @@ class Resolver:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
         language = self.file(fid)[1]
         cls = self.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
+        if cls is not None and receiver == "cls" and "cls" not in _param_names(scope) and self._facts_of(fid, scope, "cls"):
+            cls = None  # `cls = _math_nodes[kind]` in a method: a variable of its own, not the class
         if cls is not None:
             is_super = receiver.startswith("super")
             if name == "__class__" and not is_super:
@@ -1423,6 +1476,10 @@ class Resolver:
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
+                if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
+                    out_typed.extend(self._held_functions(fid, scope, receiver))
+            if typed and rest and name in ("__next__", "__iter__"):  # `self._it = self._reader()`, `next(self._it)`
+                out_typed.extend(self._held_generators(fid, scope, receiver))
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
@@ -1478,27 +1535,59 @@ class Resolver:
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it is assigned the result of a function of this file that returns a
-        nested function (``f = make(); f()``) or a look-up by prefix (``def get_visitor(self, node): return
-        getattr(self, f"visit_{...}", None)``)."""
+        nested function (``f = make(); f()``), a function it names (``return width_fn``), a look-up by prefix
+        (``def get_visitor(self, node): return getattr(self, f"visit_{...}", None)``), or, for a name unpacked from
+        the result (``strings, padfn = choose(...)``), the functions at its position of a returned tuple."""
         if self._depth > 4:
             return []
         out: list[Target] = []
         self._depth += 1
         try:
             for where, (kind, text) in self._facts_of(fid, scope, var):
-                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                # `strings, padfn = choose(...)`: an `unpack` fact `choose#1`, position 1 of what choose returns
+                text, _, position = text.partition("#") if kind == "unpack" else (text, "", "")
+                if kind not in ("assign", "unpack") or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
                     if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
                         continue
-                    made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
-                    for found in made + self._returned_lookups(fid, t.sym):
+                    if position:
+                        made = self._returned_by_name(fid, t.sym, f"{RETURN_FACT}#{position}")
+                    else:
+                        made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                        made += self._returned_by_name(fid, t.sym) + self._returned_lookups(fid, t.sym)
+                    for found in made:
                         if found.sym not in [o.sym for o in out]:
                             out.append(found)
         finally:
             self._depth -= 1
         return out
+
+    def _held_functions(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The functions an attribute is assigned by name, one of which a call of it runs: ``self.key = key or
+        make_key``, ``self.get = _get`` of a function nested in the method, ``self.handler = handler`` of a parameter
+        ``handler=return_none`` (what a caller passes is not seen; another file's facts are not read here)."""
+        if self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "alias" or text == var or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                if "." not in text and text in _param_names(where):  # a parameter: the function its default names
+                    hits = [t.sym for t in self._held_functions(fid, where, text)]
+                else:
+                    receiver, _, name = text.rpartition(".")
+                    hits = [t.sym for t in self._resolve_name(fid, where, name, receiver, "ref") if t.resolution != "name-match"]
+                    if not hits and receiver in ("self", "cls"):  # `= self.default_digest_method`, a class attribute
+                        hits = [t.sym for t in self._held_functions(fid, where, text)]
+                found.extend(h for h in hits if h.kind in ("function", "method") and h not in found)
+        finally:
+            self._depth -= 1
+        confidence = _HELD_CONFIDENCE if len(found) == 1 else _LOOKUP_CONFIDENCE
+        return [Target(f, "held", confidence, len(found)) for f in found]
 
     def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it takes an item of a table of functions the file fills (``f =
@@ -1686,6 +1775,7 @@ class Resolver:
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
                 if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
+                    out.extend(self._returned_by_name(fid, t.sym))  # or a function of the module it names
                     out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
@@ -1711,6 +1801,114 @@ class Resolver:
                 if inner is not None and inner.kind in ("function", "method") and inner not in out:
                     out.append(inner)
         return out
+
+    def _returned_by_name(self, fid: int, fn: Sym, fact: str = RETURN_FACT) -> list[Target]:
+        """The functions other than its own nested ones that a function of the file ``fid`` returns by name, directly
+        or through a variable assigned them (``width_fn = _visible_width if x else len; return width_fn``): one of
+        them is called where what it returns is (parameters, what a caller passes, are not followed). ``fact``
+        ``return#1``: what position 1 of a tuple it returns holds (``return strings, padfn``), nested functions too."""
+        if fn.file_id != fid or self._depth > 4:
+            return []
+        nested = self._child_map(fn.id)
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for kind, text in self.facts(fid).get((fn.id, fact), []):
+                if kind != "alias" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                if "." not in text and text in _param_names(fn):
+                    continue
+                # `func = make_attrgetter(...)` (in one branch) then `return func`: what that call returns
+                found.extend(t.sym for t in self._returned_callables_of(fid, fn, text) if t.sym not in found)
+                if text in nested and fact == RETURN_FACT:  # (those _returned_functions gives)
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, fn, name, receiver, "ref"):
+                    if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in found:
+                        found.append(t.sym)
+        finally:
+            self._depth -= 1
+        confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
+        return [Target(f, "returned", confidence, len(found)) for f in found]
+
+    def _calls_stored_parameter(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
+        """For a class of the file ``fid`` whose ``__init__`` stores a parameter in an attribute (``self.func = func``):
+        its methods that call that attribute (``self.func(obj)``), read from the file's references ``rows``."""
+        if cls.kind != "class" or cls.file_id != fid:
+            return []
+        cached = self._stored_calls.get(cls.id)
+        if cached is None:
+            cached = self._stored_calls[cls.id] = self._find_calls_of_stored(fid, cls, rows)
+        return cached
+
+    def _find_calls_of_stored(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
+        init = self.member(cls.id, "__init__")
+        if init is None or init.file_id != fid:
+            return []
+        params = _param_names(init) - {"self"}
+        facts = self.facts(fid)
+        stored = {
+            var.partition(".")[2]
+            for (scope_id, var), found in facts.items()
+            if scope_id == init.id and var.startswith("self.") and any(k == "alias" and t in params for k, t in found)
+        }
+        if not stored:
+            return []
+        methods = {m.id: m for m in self.children(cls.id) if m.kind in ("function", "method")}
+        out: list[Sym] = []
+        for _, scope_id, kind, name, receiver, _ in rows:
+            method = methods.get(scope_id) if kind == "call" and receiver == "self" and name in stored else None
+            if method is not None and method not in out:
+                out.append(method)
+        return out
+
+    def _held_generators(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The generator functions of the file ``fid`` whose call an attribute is assigned (``self._it =
+        self._reader()``), directly or through a function returning one: iterating it runs their bodies (here, if
+        nothing iterated it before)."""
+        if self._depth > 4:
+            return []
+        facts = self.facts(fid)
+        found: list[Target] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                    if t.resolution == "name-match" or t.sym.file_id != fid or t.sym.kind not in ("function", "method"):
+                        continue
+                    made = [Target(t.sym, "generator", _GENERATOR_CONFIDENCE)] if (t.sym.id, "yield") in facts else []
+                    for g in made + self._returned_generators(fid, t.sym):
+                        if g.sym not in [f.sym for f in found]:
+                            found.append(g)
+        finally:
+            self._depth -= 1
+        return found
+
+    def _returned_generators(self, fid: int, fn: Sym) -> list[Target]:
+        """The generator functions of the file ``fid`` whose call a function of that file returns (``return
+        _linux_platforms()``): the caller that iterates what ``fn`` returns runs their bodies (it may pass it on instead,
+        and one of several runs: at most :data:`_GENERATOR_CONFIDENCE`)."""
+        facts = self.facts(fid)
+        if fn.file_id != fid or fn.kind not in ("function", "method") or self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            for kind, text in facts.get((fn.id, RETURN_FACT), []):
+                if kind != "assign" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, fn, name, receiver, "type"):
+                    g = t.sym
+                    if t.resolution != "name-match" and g.file_id == fid and (g.id, "yield") in facts and g not in found:
+                        found.append(g)
+        finally:
+            self._depth -= 1
+        confidence = round(min(_GENERATOR_CONFIDENCE, 1 / len(found)), 3) if found else 0
+        return [Target(g, "generator", confidence, len(found)) for g in found]
 
     def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
         """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested

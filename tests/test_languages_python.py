@@ -201,3 +201,47 @@ def test_run():
     assert calls == [(7, "__main__"), (10, "<module>"), (13, "<module>"), (15, "<module>")]
     spawns = [(r.name, r.receiver, r.scope) for r in result.references if r.kind == "spawn"]
     assert spawns == [("__main__", "pkg.cli", "test_run"), ("__main__", "tools/gen.py", "test_run")]
+
+
+def test_facts_of_alternatives_tuples_generators_and_calls_of_self() -> None:
+    source = b"""class Handler:
+    def __init__(self, key=None):
+        self.key = key or make_key
+        self.pick = a if key else b
+
+    def __call__(self):
+        return State()
+
+    def __enter__(self):
+        state = self()
+        return list(self), tuple(state), set(self)
+
+
+def choose(strings):
+    return strings, _padleft
+
+
+def align(strings):
+    strings, padfn = choose(strings)
+    return padfn
+
+
+def numbers():
+    yield 1
+    yield 2
+"""
+    refs = parse(source, "pkg/h.py", "python").references
+    facts = {(r.kind, r.name, r.receiver, r.scope) for r in refs}
+    # `x = a or b`, `x = a if c else b`: x holds either operand
+    assert {("alias", "self.key", "key", "Handler.__init__"), ("alias", "self.key", "make_key", "Handler.__init__")} <= facts
+    assert {("alias", "self.pick", "a", "Handler.__init__"), ("alias", "self.pick", "b", "Handler.__init__")} <= facts
+    # self() runs __call__; list(x) and tuple(x) ask x's length, set(x) does not
+    assert ("call", "__call__", "self", "Handler.__enter__") in facts
+    assert ("call", "__len__", "self", "Handler.__enter__") in facts
+    assert ("call", "__len__", "state", "Handler.__enter__") in facts
+    assert sum(1 for r in refs if r.kind == "call" and r.name == "__len__") == 2
+    # positions of a returned tuple and of an unpacking
+    assert {("alias", "return#0", "strings", "choose"), ("alias", "return#1", "_padleft", "choose")} <= facts
+    assert {("unpack", "strings", "choose#0", "align"), ("unpack", "padfn", "choose#1", "align")} <= facts
+    # one `yields` reference per generator function
+    assert [(r.name, r.scope) for r in refs if r.kind == "yields"] == [("yield", "numbers")]

@@ -1140,11 +1140,21 @@ def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_ca
             "sigs.py": "def is_arity(n, f):\n    return True\n",
             "fz.py": "import sigs\n\n\ndef check(spec, func, builtin, *args):\n    return builtin(*args)\n\n\n"
             "def arity(n, func):\n    return check(None, func, sigs.is_arity, n, func)\n\n\n"
-            "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n",
+            "def keep(f):\n    return [f]\n\n\ndef other():\n    return keep(sigs.is_arity)\n\n\n"
+            "def widths(lines, width_fn=len):\n    return max(map(width_fn, lines))\n\n\n"
+            "def choose(multiline):\n    line_width_fn = sigs.is_arity\n"
+            "    return lambda s: widths(s, line_width_fn) if multiline else line_width_fn\n\n\n"
+            "def force(stream, is_binary, find_binary):\n    return is_binary(stream) and find_binary(stream)\n\n\n"
+            "def is_reader(stream):\n    return True\n\n\n"
+            "def reader(stream):\n    return force(\n        stream,\n        is_reader,\n        sigs.is_arity,\n    )\n",
         },
         tmp_path / "i.db",
     )
+    # a call over several lines: the functions below its first line are its arguments
+    assert {("fz.py", "is_reader", "passed"), ("sigs.py", "is_arity", "passed")} <= calls(edges, "fz.py::force")
     assert calls(edges, "fz.py::check") == {("sigs.py", "is_arity", "passed")}
+    # given to map() in the function called: called too (through a variable assigned it, in a lambda)
+    assert ("sigs.py", "is_arity", "passed") in calls(edges, "fz.py::widths")
     assert calls(edges, "fz.py::keep") == set()  # it stores the function it is given, never calls it
     assert ("fz.py", "arity", "sigs.py", "is_arity", "ref", "module") in edges
 
@@ -1298,3 +1308,251 @@ def test_a_module_attribute_in_a_tuple_list_or_dict_is_a_reference(repo: Path, t
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     refs = {(e[1], e[3]) for e in edges if e[0] == "tests/test_conv.py" and e[4] == "ref"}
     assert {("test_variants", "hex_to_name"), ("test_variants", "name_to_hex"), ("test_table", "name_to_hex")} <= refs
+
+
+def test_list_tuple_and_sorted_ask_the_length_of_what_they_copy(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "bag.py": "class Bag:\n    def __len__(self):\n        return 0\n\n    def __iter__(self):\n"
+            "        return iter([])\n\n    def keys(self):\n        return list(self)\n\n"
+            "    def unique(self):\n        return set(self)\n\n\n"
+            "def frozen():\n    b = Bag()\n    return tuple(b), sorted(b)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("bag.py", "Bag.__len__", "self") in calls(edges, "bag.py::Bag.keys")
+    assert ("bag.py", "Bag.__len__", "typed") in calls(edges, "bag.py::frozen")
+    # a set is built item by item: no length hint
+    assert calls(edges, "bag.py::Bag.unique") == {("bag.py", "Bag.__iter__", "self")}
+
+
+def test_calling_an_attribute_calls_the_functions_it_is_assigned_by_name(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "keys.py": "def make_key(args):\n    return args\n",
+            "cache.py": "from keys import make_key\n\n\ndef return_none(exc):\n    return None\n\n\n"
+            "class Cached:\n    def __init__(self, func, cache, key=None, handler=return_none):\n"
+            "        def _get_cache():\n            return cache\n\n"
+            "        self.get_cache = _get_cache\n        self.key_func = key or make_key\n"
+            "        self.handler = handler\n        self.func = func\n\n"
+            "    def __call__(self, *args):\n        cache = self.get_cache()\n        key = self.key_func(args)\n"
+            "        try:\n            return self.func(*args)\n        except Exception as e:\n"
+            "            return self.handler(e)\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "cache.py::Cached.__call__")
+    assert {
+        ("cache.py", "Cached.__init__._get_cache", "held"),
+        ("keys.py", "make_key", "held"),
+        ("cache.py", "return_none", "held"),
+    } <= found
+    # `func` is a parameter without a default: what a caller passes is not seen
+    assert not {d for d in found if d[1] not in ("Cached.__init__._get_cache", "make_key", "return_none")}
+
+
+def test_calling_self_runs_the_class_call_method_and_types_what_it_returns(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "source.py": "class State:\n    def __enter__(self):\n        return self\n\n\n"
+            "class Handler:\n    def __call__(self, *args):\n        return State()\n\n"
+            "    def __enter__(self):\n        state = self()\n        return state.__enter__()\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "source.py::Handler.__enter__")
+    assert {("source.py", "Handler.__call__", "self"), ("source.py", "State.__enter__", "typed")} <= found
+    assert ("source.py", "Handler.__enter__", "typed") not in found  # `state` is no Handler
+
+
+def test_a_variable_assigned_what_a_function_returns_by_name_calls_that_function(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tab.py": "def _visible_width(s):\n    return len(s)\n\n\n"
+            "def choose_width_fn(has_invisible, fallback=len):\n    if has_invisible:\n"
+            "        line_width_fn = _visible_width\n    else:\n        line_width_fn = len\n"
+            "    width_fn = line_width_fn\n    return width_fn\n\n\n"
+            "def fallback_of(f):\n    return f\n\n\n"
+            "def align(strings, has_invisible):\n    width_fn = choose_width_fn(has_invisible)\n"
+            "    widths = list(map(width_fn, strings))\n    return widths, width_fn(strings[0])\n\n\n"
+            "def table(rows):\n    same = fallback_of(_visible_width)\n    return same(rows)\n\n\n"
+            "def widths(strings):\n    f = choose_width_fn(True)\n    return list(map(f, strings))\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("tab.py", "_visible_width", "returned") in calls(edges, "tab.py::align")
+    assert ("tab.py", "_visible_width", "returned") in calls(edges, "tab.py::widths")  # given to map
+    # a function returning its parameter returns what a caller passes: not followed
+    assert ("tab.py", "_visible_width", "returned") not in calls(edges, "tab.py::table")
+
+
+def test_a_property_given_to_a_function_that_calls_a_parameter_is_its_value_not_a_function(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "source.py": "class ParseError(Exception):\n    pass\n\n\n"
+            "class Source:\n    @property\n    def current(self):\n        return 'c'\n\n"
+            "    def parse_error(self, exception=ParseError, *args):\n        return exception(*args)\n\n"
+            "    def fail(self):\n        raise self.parse_error(ParseError, self.current)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("source.py", "Source.current", "passed") not in calls(edges, "source.py::Source.parse_error")
+    assert ("source.py", "Source.current", "property") in calls(edges, "source.py::Source.fail")
+
+
+def test_iterating_what_a_function_returns_runs_the_generator_whose_call_it_returns(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tags.py": "def _linux_platforms():\n    yield 'linux'\n\n\n"
+            "def _generic_platforms():\n    yield from _linux_platforms()\n\n\n"
+            "def _name():\n    return 'x'\n\n\n"
+            "def platform_tags(linux):\n    if linux:\n        return _linux_platforms()\n"
+            "    return _generic_platforms()\n\n\n"
+            "def name():\n    return _name()\n\n\n"
+            "def compatible_tags():\n    return list(platform_tags(True)), name()\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tags.py::compatible_tags")
+    assert {("tags.py", "_linux_platforms", "generator"), ("tags.py", "_generic_platforms", "generator")} <= found
+    assert ("tags.py", "_name", "generator") not in found  # no generator: name() runs it itself
+    assert {d for d in found if d[2] == "generator"} == {
+        ("tags.py", "_linux_platforms", "generator"), ("tags.py", "_generic_platforms", "generator")
+    }
+
+
+def test_a_name_defined_in_one_branch_and_assigned_in_another_is_either(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "nodes.py": "class Node:\n    def __init__(self, *args):\n        self.args = args\n\n\n"
+            "class Add(Node):\n    pass\n\n\nclass Sub(Node):\n    pass\n",
+            "parser.py": "import nodes\n\n_math_nodes = {'add': nodes.Add, 'sub': nodes.Sub}\n\n\n"
+            "class Parser:\n    def parse_primary(self):\n        return 1\n\n"
+            "    def parse_expression(self, flag=True):\n        return 2\n\n"
+            "    def parse_tuple(self, simplified):\n        if simplified:\n            parse = self.parse_primary\n"
+            "        else:\n\n            def parse():\n                return self.parse_expression(False)\n\n"
+            "        return [parse()]\n\n"
+            "    def parse_math(self, kind, left, right):\n        cls = _math_nodes[kind]\n"
+            "        return cls(left, right)\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "parser.py::Parser.parse_tuple")
+    assert {("parser.py", "Parser.parse_tuple.parse", "local"), ("parser.py", "Parser.parse_primary", "self")} <= found
+    # a local variable named cls holds what it is assigned, not the class of the method
+    math = calls(edges, "parser.py::Parser.parse_math")
+    assert ("nodes.py", "Node.__init__", "constructor") in math
+    assert {("nodes.py", "Add", "table"), ("nodes.py", "Sub", "table")} <= math
+
+
+def test_a_function_defined_in_one_branch_and_made_by_a_call_in_another_is_either(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "filters.py": "def make_attrgetter(attribute):\n    def attrgetter(item):\n        return item[attribute]\n\n"
+            "    return attrgetter\n\n\n"
+            "def prepare_map(args):\n    if args:\n        func = make_attrgetter(args[0])\n    else:\n\n"
+            "        def func(item):\n            return item\n\n    return func\n\n\n"
+            "def do_map(value, args):\n    func = prepare_map(args)\n    return [func(v) for v in value]\n\n\n"
+            "def do_sum(value, attribute):\n    if attribute:\n        func = make_attrgetter(attribute)\n    else:\n\n"
+            "        def func(x):\n            return x\n\n    return sum(func(v) for v in value)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert {("filters.py", "do_sum.func", "local"), ("filters.py", "make_attrgetter.attrgetter", "returned")} <= calls(
+        edges, "filters.py::do_sum"
+    )
+    assert {("filters.py", "prepare_map.func", "returned"), ("filters.py", "make_attrgetter.attrgetter", "returned")} <= calls(
+        edges, "filters.py::do_map"
+    )
+
+
+def test_a_name_unpacked_from_a_returned_tuple_calls_the_function_at_its_position(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "tab.py": "def _padleft(w, s):\n    return s\n\n\ndef _padright(w, s):\n    return s\n\n\n"
+            "def _strip(s):\n    return s\n\n\n"
+            "def choose(strings, right):\n    if right:\n        padfn = _padleft\n    else:\n        padfn = _padright\n"
+            "    return _strip, padfn\n\n\n"
+            "def align(strings, right):\n    clean, padfn = choose(strings, right)\n"
+            "    return [padfn(1, s) for s in strings]\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "tab.py::align")
+    assert {("tab.py", "_padleft", "returned"), ("tab.py", "_padright", "returned")} <= found
+    assert ("tab.py", "_strip", "returned") not in found  # position 0, never called
+
+
+def test_a_function_given_to_a_class_that_stores_and_calls_it_is_called_by_the_method_calling_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "stats.py": "class _StatsProperty:\n    def __init__(self, name, func):\n        self.name = name\n"
+            "        self.func = func\n\n    def __get__(self, obj, objtype=None):\n        return self.func(obj)\n\n"
+            "    def describe(self):\n        return self.name\n\n\n"
+            "def _calc_mean(stats):\n    return 0\n\n\n"
+            "class Stats:\n    mean = _StatsProperty('mean', _calc_mean)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("stats.py", "_calc_mean", "passed") in calls(edges, "stats.py::_StatsProperty.__get__")
+    assert ("stats.py", "_calc_mean", "passed") not in calls(edges, "stats.py::_StatsProperty.describe")
+
+
+def test_a_special_method_returning_a_generator_call_runs_it_where_python_calls_the_method(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "bar.py": "class ProgressBar:\n    def __iter__(self):\n        return self.generator()\n\n"
+            "    def __next__(self):\n        return next(iter(self))\n\n"
+            "    def generator(self):\n        yield 1\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("bar.py", "ProgressBar.generator", "generator") in calls(edges, "bar.py::ProgressBar.__next__")
+
+
+def test_iterating_an_attribute_assigned_a_generator_call_runs_the_generator(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "cb.py": "class callback_iter:\n    def __init__(self, func):\n        self._iterator = self._reader()\n"
+            "        self._other = self._size()\n\n"
+            "    def __next__(self):\n        return next(self._iterator), next(self._other)\n\n"
+            "    def _reader(self):\n        yield 1\n\n    def _size(self):\n        return 1\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = calls(edges, "cb.py::callback_iter.__next__")
+    assert ("cb.py", "callback_iter._reader", "generator") in found
+    assert not any(d[1] == "callback_iter._size" for d in found)  # no generator: it ran in __init__
+
+
+def test_an_attribute_given_a_class_attribute_that_wraps_a_function_calls_that_function(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "signer.py": "def _lazy_sha1(string=b''):\n    return string\n\n\n"
+            "class Signer:\n    default_digest_method = staticmethod(_lazy_sha1)\n\n"
+            "    def __init__(self, digest_method=None):\n        if digest_method is None:\n"
+            "            digest_method = self.default_digest_method\n        self.digest_method = digest_method\n\n"
+            "    def derive_key(self, secret):\n        return self.digest_method(secret)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert ("signer.py", "_lazy_sha1", "held") in calls(edges, "signer.py::Signer.derive_key")

@@ -217,7 +217,9 @@ _COMPARISONS = frozenset(("<", "<=", "==", "!=", ">=", ">"))
 _MEMBERSHIP = frozenset(("in", "not in"))
 _CAST = re.compile(r"(^|[.])cast$")
 _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
-_PARTIAL = re.compile(r"(^|[.])partial$")
+#: calls whose result calls their first argument: ``partial(g, ...)``, and ``staticmethod(g)``/``classmethod(g)`` in a
+#: class body
+_PARTIAL = re.compile(r"(^|[.])(partial|staticmethod|classmethod)$")
 _UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
 Item = tuple[str, Any, Any]
 
@@ -484,6 +486,13 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
         values = [right.child_by_field_name("body")] if right_kind == "list_comprehension" else right.named_children
         out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
+    if left_kind in ("pattern_list", "tuple_pattern") and function is not None and function.type in _NAMES:
+        # `strings, padfn = choose(...)`: each name holds a position of what the call returns (`unpack<i>`, in finalize)
+        out.extend(
+            (f"unpack{i}", part, function)
+            for i, part in enumerate(left.named_children)
+            if part.type == "identifier" and i < _MAX_UNPACKED
+        )
     if left_kind in _NAMES:
         called = function if function is not None and function.type in _NAMES else None
         # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
@@ -504,6 +513,8 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         # (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
         if right_kind in _NAMES:
             out.append(("alias", left, right))
+        # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands
+        out.extend(("alias", left, operand) for operand in _alternatives(right))
         if called is not None:
             args = right.child_by_field_name("arguments")
             if args is not None and args.type == "argument_list":
@@ -516,7 +527,7 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                 # `T = TypeVar("T", bound=B)`: (assignment left: (identifier) @name right: (call function: ... @_typevar
                 #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
                 #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
-                # `f = functools.partial(g, ...)`: calling f calls g, ... (#match? @_partial "(^|[.])partial$")
+                # `f = functools.partial(g, ...)`, `f = staticmethod(g)`: calling f calls g, ... (#match? @_partial ...)
                 if first is not None and first.type in _NAMES and _PARTIAL.search(called_name):
                     out.append(("alias", left, first))
                 if left_kind == "identifier" and _TYPEVAR.search(called_name):
@@ -540,6 +551,46 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     # (assignment left: (subscript ...)) @reference.setitem
     if left_kind == "subscript":
         out.extend(_subscript("setitem", left))
+    return out
+
+
+#: positions of a returned or unpacked tuple that are followed
+_MAX_UNPACKED = 8
+#: the pseudo-variable of what position i of a returned tuple holds (``return#1``; see resolve.RETURN_FACT)
+_RETURN_ITEM = "return#{}"
+
+
+def _positions(references: list[Reference]) -> list[Reference]:
+    """``returnitem<i>`` and ``unpack<i>`` items as facts: ``return#<i>`` aliases of what position i of a returned
+    tuple holds, and ``unpack`` facts of a name given position i of what a call returns (``choose#1``)."""
+    out: list[Reference] = []
+    for r in references:
+        if r.kind.startswith("returnitem"):
+            r = r._replace(kind="alias", name=_RETURN_ITEM.format(r.kind[10:]))
+        elif r.kind.startswith("unpack"):
+            r = r._replace(kind="unpack", receiver=f"{r.receiver}#{r.kind[6:]}")
+        out.append(r)
+    return out
+
+
+def _alternatives(node: Any) -> list[Any]:
+    """The names an ``or``/``and`` chain or a conditional expression may evaluate to (its operands, not its
+    condition)."""
+    out: list[Any] = []
+    stack = [node] if node is not None and node.type in ("boolean_operator", "conditional_expression") else []
+    while stack:
+        n = stack.pop()
+        if n.type == "boolean_operator":
+            parts = [n.child_by_field_name("left"), n.child_by_field_name("right")]
+        elif n.type == "conditional_expression":
+            parts = [_named_child(n, 0), _named_child(n, 2)]
+        elif n.type == "parenthesized_expression":
+            parts = [_named_child(n, 0)]
+        else:
+            if n.type in _NAMES:
+                out.append(n)
+            continue
+        stack.extend(reversed([p for p in parts if p is not None]))
     return out
 
 
@@ -834,6 +885,12 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "with_item":
         return _with_item(node)
     if what == "returns":
+        if node.type == "expression_list":  # `return a, b`: an alias per position (`returnitem<i>`, named in finalize)
+            return [
+                (f"returnitem{i}", caps["name"][0], item)
+                for i, item in enumerate(node.named_children)
+                if item.type in _NAMES and i < _MAX_UNPACKED
+            ]
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         function = _called_function(node)
         if function is None:
@@ -889,6 +946,8 @@ PROTOCOL_BUILTINS.update(
     (name, "__iter__")
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
+#: builtins that size their argument before iterating it (``list(x)`` asks ``len(x)`` for a length hint)
+LENGTH_HINTED = frozenset(("list", "tuple", "sorted"))
 
 #: what an f-string's ``{x!r}``, ``{x!s}``, ``{x!a}`` and ``{x}`` run (``{x:spec}`` runs x.__format__ alone)
 _FORMAT_METHODS = {"!r": ("__repr__",), "!a": ("__repr__",), "!s": ("__str__",), "": ("__format__", "__str__")}
@@ -933,8 +992,25 @@ def finalize(result: ParseResult) -> None:
         if s.params:
             locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
     for r in result.references:
-        if r.kind in ("assign", "namestr", "lookup") and "." not in r.name:
+        if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    result.references = _positions(result.references)
+    # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file)
+    result.references = [
+        r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver else r
+        for r in result.references
+    ]
+    # one `yields` reference per generator function (resolve: a call of a function returning a call of one runs it)
+    kept: list[Reference] = []
+    generators: set[str] = set()
+    for r in result.references:
+        if r.kind == "yields":
+            if r.scope in generators:
+                continue
+            generators.add(r.scope)
+            r = r._replace(name="yield", receiver="")
+        kept.append(r)
+    result.references = kept
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
@@ -1051,6 +1127,8 @@ def finalize(result: ParseResult) -> None:
             method = _protocol_method(r.kind, r.name)
             if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
+                if r.kind == "protocol" and r.name in LENGTH_HINTED:
+                    refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
             continue
         refs.append(r)
         if r.kind == "call":
@@ -1128,6 +1206,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # a property runs on attribute reads: what it returns types `self.prop` (resolve.Resolver._types_of)
     called.update(s.name for s in result.symbols if any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators))
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
+    # special methods run without a call written by name (`iter(self)` runs __iter__: the calls made below)
+    called.update(n for n in functions.values() if n.startswith("__") and n.endswith("__"))
     used: set[tuple[str, str]] = set()
     for r in result.references:
         if r.receiver:
@@ -1140,7 +1220,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
     result.references = [
         r
         for r in result.references
-        if not (r.name == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
+        if not (r.name.partition("#")[0] == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
     # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
@@ -1177,7 +1257,7 @@ def _typed_values(result: ParseResult) -> set[str]:
         if s.kind == "method" and any(d.rpartition(".")[2] in _PROPERTIES for d in s.decorators)
     }
     for r in result.references:
-        if r.kind in ("assign", "alias", "element", "lookup") and r.name != "return":
+        if r.kind in ("assign", "alias", "element", "lookup", "unpack") and r.name.partition("#")[0] != "return":
             out.add(r.name)
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))

@@ -72,11 +72,16 @@
 ; what a function returns, as facts of the pseudo-variable `return` (resolve.RETURN_FACT)
 (return_statement "return" @name (call) @expand.returns)
 (return_statement "return" @name [(identifier) (attribute)] @receiver) @reference.alias
+; `return strings, padfn`: what each position of the tuple holds (`return#1` aliases padfn; in expand.returns)
+(return_statement "return" @name (expression_list) @expand.returns)
 ; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
 (for_statement) @expand.for_statement
 (for_in_clause) @expand.for_in_clause
 ; `yield from EXPR` iterates EXPR too
 (yield "from" [(identifier) (attribute) (call)] @name) @reference.iterate
+; a function with a `yield` is a generator: its body runs when what a call of it returns is iterated (one `yields`
+; reference per function, in finalize)
+(yield) @name @reference.yields
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
