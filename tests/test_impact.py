@@ -273,27 +273,6 @@ def test_an_autouse_fixture_that_only_names_a_class_runs_none_of_its_special_met
     assert "tests/named/test_named.py::test_plain" not in tests  # the fixture registers the class, makes no instance
 
 
-def test_a_type_test_of_a_class_runs_none_of_its_special_methods(tmp_path: Path, capsys: Any) -> None:
-    repo = project(tmp_path)
-    write(
-        repo,
-        "pkg/version.py",
-        "class Version:\n    def __str__(self):\n        return 'v1'\n\n\n"
-        "def is_version(x):\n    return isinstance(x, Version)\n\n\ndef factory():\n    return Version\n",
-    )
-    write(
-        repo,
-        "tests/test_version.py",
-        "from pkg.version import factory, is_version\n\n\ndef test_is():\n    assert not is_version(1)\n\n\n"
-        "def test_factory():\n    assert str(factory()()) == 'v1'\n",
-    )
-    commit(repo, "a type test")
-    edit(repo, "pkg/version.py", "return 'v1'", "return 'v2'")
-    tests = selected(review(capsys, repo))
-    assert "tests/test_version.py::test_factory" in tests  # the class handed on: its instances may be formatted
-    assert "tests/test_version.py::test_is" not in tests
-
-
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -235,16 +235,6 @@ def _member(kind: str, node: Any) -> list[Item]:
     return [(kind, name, receiver)]
 
 
-def _type_test_argument(node: Any, source: bytes) -> bool:
-    """Whether ``node`` is the class argument of ``isinstance(x, Cls)`` or ``issubclass(c, Cls)``."""
-    args = node.parent
-    call = args.parent if args is not None else None
-    if call is None or call.type != "call" or _named_child(args, 1) != node:
-        return False
-    function = call.child_by_field_name("function")
-    return function is not None and function.type == "identifier" and _text(function, source) in ("isinstance", "issubclass")
-
-
 def _named_child(node: Any, index: int) -> Any:
     return node.named_child(index) if index < node.named_child_count else None
 
@@ -868,8 +858,6 @@ def _values(node: Any, variable: Any, out: list[Item]) -> None:
 
 def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
     """The calls and references an ``@expand.<what>`` capture stands for (see python.scm)."""
-    if what == "ref" and _type_test_argument(node, source):
-        return _member("type", node)  # isinstance(x, Cls) tests a type: no value of Cls is handed on
     if what == "attr" or what == "ref" or what == "decorator" or what == "type":
         return _member(what, node)
     if what == "call":
