@@ -266,6 +266,7 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
             env=env,
             capture_output=True,
             text=True,
+            errors="replace",  # a suite may print bytes that are not UTF-8 (tinycss2's does)
             timeout=timeout,
             check=False,
         )
@@ -294,6 +295,7 @@ PYTEST_CONFIGS = (
     ("pytest.ini", ""),
     (".pytest.ini", ""),
     ("pyproject.toml", "[tool.pytest.ini_options]"),
+    ("pyproject.toml", "[tool.pytest]"),  # pytest 9's native TOML table
     ("tox.ini", "[pytest]"),
     ("setup.cfg", "[tool:pytest]"),
 )
