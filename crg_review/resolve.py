@@ -188,6 +188,7 @@ class Resolver:
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._child_maps: dict[int, dict[str, Sym]] = {}
+        self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -1332,6 +1333,14 @@ class Resolver:
     def _argparse_defaults(self, fid: int, scope: Sym, name: str) -> list[Target]:
         """``args.func(args)`` where the file gives ``set_defaults(func=cmd_bump)`` to a parser: the functions
         named on the line of such a call (which keyword each fills is not told, as for ``passed``)."""
+        keywords = self._set_defaults.get(fid)
+        if keywords is None:  # one query per file: most files have no such call, and most names are in none
+            calls = self.conn.execute(
+                "SELECT keywords FROM refs WHERE file_id = ? AND kind = 'call' AND name = 'set_defaults'", (fid,)
+            )
+            keywords = self._set_defaults[fid] = frozenset(k for r in calls for k in str(r[0]).split(","))
+        if name not in keywords:
+            return []
         rows = self.conn.execute(
             "SELECT DISTINCT c.scope_id, r.name, r.receiver FROM refs c JOIN refs r ON r.file_id = c.file_id"
             " AND r.scope_id = c.scope_id AND r.line = c.line AND r.kind = 'ref'"
