@@ -14,6 +14,8 @@ remembered snapshot (an older index, other settings, a garbage-collected tree) e
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
 import json
 import logging
 import os
@@ -22,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import languages
@@ -42,6 +45,20 @@ log = logging.getLogger(__name__)
 PARALLEL_THRESHOLD = 200
 #: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
 PARSE_AHEAD = 16
+#: the modules whose code decides what the index holds (with every file of ``languages/``)
+_BUILDER_MODULES = ("indexer.py", "model.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py")
+
+
+@functools.cache
+def builder_id() -> str:
+    """A digest of the code that turns files into the graph (queries, parsers, resolver, store): an index
+    that other code built holds other facts and edges, so it is rebuilt rather than updated."""
+    here = Path(__file__).parent
+    files = sorted([*(here / "languages").glob("*.py"), *(here / "languages").glob("*.scm")])
+    digest = hashlib.sha256()
+    for path in [*(here / name for name in _BUILDER_MODULES), *files]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -142,6 +159,10 @@ def update_index(
     patterns = tuple(excludes)
     # which paths are indexed also depends on the extensions this version knows
     settings = json.dumps([size_limit, sorted(patterns), sorted(languages._EXTENSIONS.items())])
+    builder = builder_id()
+    if not full and store.get_meta("builder") != builder and store.has_files():
+        log.warning("the index was built by another version of crg-review: rebuilding it")
+        full = report.full = True
     if not full and source.kind == "commit" and store.get_meta("indexed") == label and store.get_meta("settings") == settings:
         # a commit never changes: indexed with the same settings, there is nothing to compare
         report.indexed, report.unchanged = label, True
@@ -157,6 +178,7 @@ def update_index(
         if not full and store.get_meta("settings") == settings:
             previous = Snapshot.from_json(store.get_meta("snapshot"))
         store.set_meta("settings", settings)
+        store.set_meta("builder", builder)
         store.set_meta("snapshot", snapshot.to_json())
         candidates = None if previous is None else repo.changed_paths(previous, snapshot)
         if candidates is None:

@@ -659,6 +659,10 @@ class Store:
 
     # --- whole-index reads -----------------------------------------------------------------------
 
+    def has_files(self) -> bool:
+        """Whether the index holds any file row (parsed or counted as skipped)."""
+        return self.conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+
     def file_count(self) -> int:
         """How many files the index holds (parsed ones: the skipped are counted in :meth:`stats`)."""
         return int(self.conn.execute("SELECT count(*) FROM files WHERE status NOT LIKE 'skipped:%'").fetchone()[0])

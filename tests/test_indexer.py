@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from crg_review.gitio import Repo
-from crg_review.indexer import Source, UpdateReport, update_index
+from crg_review.indexer import Source, UpdateReport, builder_id, update_index
 from crg_review.store import Store
 from crg_review.workspace import open_workspace
 
@@ -308,3 +308,23 @@ def test_an_index_of_schema_4_is_rebuilt_and_then_equals_a_full_index(
         assert reopened.dump() == full_dump(repo, tmp_path)
     finally:
         reopened.close()
+
+
+def test_an_index_built_by_other_code_is_rebuilt_with_a_message(
+    repo: Path, store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    update(store, repo)
+    assert store.get_meta("builder") == builder_id()
+    with store.atomic():  # what an older parser left: facts this one no longer writes, none it writes now
+        store.conn.execute("DELETE FROM refs WHERE kind='call'")
+        store.set_meta("builder", "0123456789abcdef")
+    with caplog.at_level(logging.WARNING):
+        report = update(store, repo)
+    assert "built by another version of crg-review: rebuilding it" in caplog.text
+    assert report.full and report.parsed == 4
+    assert store.get_meta("builder") == builder_id()
+    assert store.dump() == full_dump(repo, tmp_path)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert update(store, repo).unchanged
+    assert "rebuilding" not in caplog.text
