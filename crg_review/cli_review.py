@@ -153,7 +153,9 @@ def _tests(args: argparse.Namespace) -> int:
         # pytest without ids runs the whole suite (its configured testpaths): exactly what is wanted
         print(f"crg-review: every test is selected: {review.select_all}", file=sys.stderr)
         return 0
-    ids = sorted(_runnable({t.nodeid for t in review.tests if t.nodeid and "::" in t.nodeid}, root))
+    # pytest ids: a Python test's, or a file a conftest hook collects tests from (run whole)
+    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason == "collected")}
+    ids = sorted(_runnable(pytest_ids, root))
     if not ids:
         if args.none_marker:
             print(args.none_marker)
@@ -221,7 +223,9 @@ def _impact(args: argparse.Namespace) -> int:
         nodes = Graph(store.conn).file_nodes(target) if "::" not in target else []
         if not nodes:
             nodes = [resolve_symbol(store, target)]
-        review = review_symbols(store, nodes, depth=ws.config.depth if depth is None else depth, head=target)
+        review = review_symbols(
+            store, nodes, depth=ws.config.depth if depth is None else depth, head=target, paths=ws.tracked_paths
+        )
     finally:
         ws.close()
     if args.format == "json":
@@ -275,7 +279,7 @@ def _tests_for(args: argparse.Namespace) -> int:
     ws = cli._workspace(args)
     try:
         node = resolve_symbol(ws.store, args.symbol)
-        found = tests_for(ws.store, node)
+        found = tests_for(ws.store, node, paths=ws.tracked_paths)
     finally:
         ws.close()
     if args.format == "json":

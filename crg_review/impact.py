@@ -127,6 +127,9 @@ RULES: dict[str, tuple[str, str, str]] = {
 
 _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 _FUNCTION_KINDS = frozenset(("function", "method"))
+#: the pytest hook that collects tests from files that are not Python, and its collector classes' bases
+COLLECT_HOOK = "pytest_collect_file"
+_COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
@@ -257,8 +260,13 @@ class Graph:
     level rather than one per node; the per-node methods answer from the caches and load what is missing.
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, paths: Callable[[], Iterable[str]] | None = None) -> None:
         self.conn = conn
+        #: every path of the indexed snapshot, parsed or not (asked only for files a conftest hook collects)
+        self._paths_of_snapshot = paths
+        self._tracked: list[str] | None = None
+        self._collected: dict[int, tuple[str, ...]] = {}  # conftest file → the file patterns its hook collects
+        self._collector_classes: dict[int, frozenset[int]] = {}  # conftest file → its Item and File classes
         self._nodes: dict[int, Node] = {}
         self._absent: set[int] = set()
         self._incoming: dict[int, list[EdgeIn]] = {}
@@ -1192,6 +1200,44 @@ class Graph:
 
     # tests
 
+    def collected_files(self, node: Node) -> list[str]:
+        """The files that are not Python whose tests a conftest's ``pytest_collect_file`` hook collects, when
+        ``node`` is that hook or a method of a collector class of the same conftest (a subclass of pytest's
+        ``Item`` or ``File``, which run those tests): tracked files below the conftest whose name ends with a
+        pattern the hook compares paths with (``".yaml"``; a superset: other conditions are not read)."""
+        if node.language != "python" or posixpath.basename(node.path) != "conftest.py" or node.kind == "module":
+            return []
+        patterns = self._collected.get(node.file_id)
+        if patterns is None:
+            rows = self.conn.execute("SELECT DISTINCT name FROM refs WHERE file_id=? AND kind='collects'", (node.file_id,))
+            patterns = self._collected[node.file_id] = tuple(sorted(r[0] for r in rows))
+        if not patterns:
+            return []
+        classes = self._collector_classes.get(node.file_id)
+        if classes is None:
+            rows = self.conn.execute("SELECT symbol_id, name FROM bases WHERE file_id=?", (node.file_id,))
+            classes = self._collector_classes[node.file_id] = frozenset(
+                int(r[0]) for r in rows if str(r[1]).endswith(_COLLECTOR_BASES)
+            )
+        if node.qualname != COLLECT_HOOK and node.parent_id not in classes:
+            return []
+        if self._tracked is None:
+            self._tracked = list(self._paths_of_snapshot()) if self._paths_of_snapshot is not None else []
+        directory = posixpath.dirname(node.path)
+        prefix = directory + "/" if directory else ""
+        globs = [p for p in patterns if any(c in p for c in "*?[")]
+        suffixes = tuple(p for p in patterns if p not in globs)
+        return [
+            path
+            for path in self._tracked
+            if path.startswith(prefix)
+            and not path.endswith(".py")
+            and (
+                posixpath.basename(path).endswith(suffixes)
+                or any(fnmatch.fnmatchcase(posixpath.basename(path), g) for g in globs)
+            )
+        ]
+
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
         """Runnable tests of the given files (by path, then line)."""
         wanted = sorted(set(paths))
@@ -1733,6 +1779,11 @@ def walk_tests(
             below = state[dst][2] & window.open_at(depth + 1)
             if below and _is_autouse(node):
                 _add_tests(graph, hits, _autouse_scope(graph, node), depth + 1, "fixture", below)
+                window.found(below, depth + 1)
+            collected = graph.collected_files(node) if below and node.in_test_file else []
+            for path in collected:  # tests a conftest collects from data files, which run this collector
+                _add_hit(hits, node._replace(path=path, language="", qualname=""), "", depth + 1, "collected", below)
+            if collected:
                 window.found(below, depth + 1)
             bits &= window.open_at(depth + 1)
             if not bits:
@@ -2454,7 +2505,7 @@ def review_diff(
     t_diff = time.perf_counter()
     report = ws.update(source_for(diff))
     t_index = time.perf_counter()
-    graph = Graph(ws.store.conn)
+    graph = Graph(ws.store.conn, paths=ws.tracked_paths)
     touched = touched_symbols(repo, graph, diff, ws.config.excludes)
     review = _analyze(
         graph,
@@ -2713,10 +2764,17 @@ def resolve_symbol(store: Store, text: str) -> Node:
 
 
 def review_symbols(
-    store: Store, nodes: Sequence[Node], *, depth: int, cap: int = DEFAULT_CAP, head: str = ""
+    store: Store,
+    nodes: Sequence[Node],
+    *,
+    depth: int,
+    cap: int = DEFAULT_CAP,
+    head: str = "",
+    paths: Callable[[], Iterable[str]] | None = None,
 ) -> Review:
-    """What breaks if these symbols change: the same walks as a diff review, without a diff."""
-    graph = Graph(store.conn)
+    """What breaks if these symbols change: the same walks as a diff review, without a diff. ``paths``: every
+    path of the indexed snapshot (for the tests a conftest collects from other files; none without it)."""
+    graph = Graph(store.conn, paths=paths)
     touched = Touched()
     for n in nodes:
         cs = ChangedSymbol(n.path, n.qualname, n.name, n.kind, n.start_line, n.end_line, "modified")
@@ -2740,9 +2798,9 @@ def callers(store: Store, node: Node, *, depth: int = 1) -> list[Impacted]:
     return kept
 
 
-def tests_for(store: Store, node: Node) -> list[RelatedTest]:
+def tests_for(store: Store, node: Node, paths: Callable[[], Iterable[str]] | None = None) -> list[RelatedTest]:
     """The tests that reach ``node``."""
-    return review_symbols(store, [node], depth=0).tests
+    return review_symbols(store, [node], depth=0, paths=paths).tests
 
 
 def _file_id(store: Store, path: str) -> int:

@@ -1099,7 +1099,7 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack"):  # facts, not calls
+            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack", "collects"):  # facts
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):

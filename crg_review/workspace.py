@@ -47,6 +47,19 @@ class Workspace:
             progress=progress,
         )
 
+    def tracked_paths(self) -> list[str]:
+        """Every path of the snapshot the index holds, parsed or not (none when it cannot be listed)."""
+        from .errors import GitError
+        from .gitio import Snapshot
+
+        snapshot = Snapshot.from_json(self.store.get_meta("snapshot"))
+        if snapshot is None:
+            return []
+        try:
+            return [e.path for e in self.repo.entries(snapshot)]  # type: ignore[attr-defined]
+        except (GitError, KeyError):  # a tree garbage-collected since
+            return []
+
     def close(self) -> None:
         self.store.close()
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +273,61 @@ def test_an_autouse_fixture_that_only_names_a_class_runs_none_of_its_special_met
     tests = selected(review(capsys, repo))
     assert "tests/named/test_named.py::test_str" in tests
     assert "tests/named/test_named.py::test_plain" not in tests  # the fixture registers the class, makes no instance
+
+
+COLLECTING_CONFTEST = """\
+import json
+
+import pytest
+
+from pkg.core import api
+
+
+def pytest_collect_file(file_path, parent):
+    if file_path.suffix == ".json" and file_path.name.startswith("cases"):
+        return CaseFile.from_parent(parent, path=file_path)
+
+
+class CaseFile(pytest.File):
+    def collect(self):
+        for i, (x, want) in enumerate(json.loads(self.path.read_text())):
+            yield CaseItem.from_parent(self, name=f"case{i}", x=x, want=want)
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, x, want, **kwargs):
+        super().__init__(**kwargs)
+        self.x, self.want = x, want
+
+    def runtest(self):
+        assert api(self.x) == self.want
+"""
+
+
+def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "tests/data/conftest.py", COLLECTING_CONFTEST)
+    write(repo, "tests/data/cases_api.json", "[[1, 3], [2, 5]]\n")
+    write(repo, "tests/data/notes.txt", "not collected\n")
+    write(repo, "tests/cases_above.json", "[]\n")  # above the conftest: not its to collect
+    commit(repo, "data-driven tests")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf, which api reaches through top and mid
+    tests = selected(review(capsys, repo))
+    assert tests["tests/data/cases_api.json"] == (5, "collected")  # leaf <- mid <- top <- api <- runtest
+    assert "tests/cases_above.json" not in tests and "tests/data/notes.txt" not in tests
+    assert "tests/test_chain.py::test_api" in tests
+
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/data/cases_api.json" in out.split()
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *out.split()],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )
+    assert ran.returncode == 0 and "3 passed" in ran.stdout, ran.stdout + ran.stderr  # two cases and test_api
+
+    git(repo, "checkout", "pkg/core.py")
+    edit(repo, "pkg/store.py", "return None", "return 0")  # reset: no collector reaches it
+    assert not any(t.endswith(".json") for t in selected(review(capsys, repo)))
 
 
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:

@@ -203,6 +203,24 @@ def test_run():
     assert spawns == [("__main__", "pkg.cli", "test_run"), ("__main__", "tools/gen.py", "test_run")]
 
 
+def test_a_collect_file_hook_records_the_file_patterns_it_compares_paths_with() -> None:
+    src = b"""import pytest
+
+def pytest_collect_file(file_path, parent):
+    if file_path.suffix == ".yaml" and file_path.name.startswith("test"):
+        return YamlFile.from_parent(parent, path=file_path)
+    if fnmatch.fnmatch(file_path.name, 'case_*.txt'):
+        raise ValueError("not a case file: see docs/cases.md")
+
+def other_hook(path):
+    return path.endswith(".json")
+"""
+    result = parse(src, "tests/conftest.py", "python")
+    collects = [(r.name, r.scope) for r in result.references if r.kind == "collects"]
+    # a prefix, a message and another function's literal are no file patterns
+    assert sorted(collects) == [(".yaml", "pytest_collect_file"), ("case_*.txt", "pytest_collect_file")]
+
+
 def test_facts_of_alternatives_tuples_generators_and_calls_of_self() -> None:
     source = b"""class Handler:
     def __init__(self, key=None):

@@ -762,6 +762,22 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+def _collected_patterns(body: Any, source: bytes) -> list[Item]:
+    """``collects`` items of a ``pytest_collect_file`` hook's body: the string literals that look like a file
+    name pattern (``".yaml"``, ``"_test.json"``, ``"test*.txt"``): no spaces, no folder, a dot or a wildcard."""
+    out: list[Item] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "string":
+            text = _string_value(node, source)
+            if text and len(text) <= 100 and ("." in text or "*" in text) and not any(c.isspace() or c == "/" for c in text):
+                out.append(("collects", node, None))
+            continue
+        stack.extend(node.named_children)
+    return out
+
+
 def _string_value(node: Any, source: bytes) -> str | None:
     """The value of a plain string literal (no f-string, no escapes), else None."""
     raw = _text(node, source)
@@ -896,6 +912,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _toplevel(node, source)
     if what == "spawn":
         return _spawned(node, source)
+    if what == "collects":
+        return _collected_patterns(node, source)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
 
 
@@ -1086,6 +1104,9 @@ def finalize(result: ParseResult) -> None:
             if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
+        if r.kind == "collects":  # a file name pattern, unquoted
+            refs.append(Reference("collects", r.name[1:-1], "", r.line, r.scope, None, ()))
             continue
         if r.kind == "spawn":  # the module a command line runs: its `__main__` scope (or its __main__.py) is called
             refs.append(Reference("spawn", MAIN_SCOPE, r.name[1:-1].removeprefix("./"), r.line, r.scope, None, ()))

@@ -11,6 +11,10 @@
 ; a `spawn` reference to that module's `__main__` scope (python.finalize, resolve: "spawn")
 [(list) (tuple)] @expand.spawn
 
+; a conftest's `pytest_collect_file` hook collects test items from files that are not Python (`.yaml`, `.docopt`):
+; the file patterns it compares paths with (python.expand "collects"; impact.Graph.collected_files)
+(function_definition name: (identifier) @_hook body: (block) @expand.collects (#eq? @_hook "pytest_collect_file"))
+
 ; inheritance: positional superclasses only (metaclass= and other keywords are not bases)
 (class_definition superclasses: (argument_list [(identifier) (attribute) (subscript)] @base)) @inherit
 
