@@ -153,8 +153,9 @@ def _tests(args: argparse.Namespace) -> int:
         # pytest without ids runs the whole suite (its configured testpaths): exactly what is wanted
         print(f"crg-review: every test is selected: {review.select_all}", file=sys.stderr)
         return 0
-    # pytest ids: a Python test's, or a file a conftest hook collects tests from (run whole)
-    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason == "collected")}
+    # pytest ids: a Python test's, or a file pytest collects tests from that is not Python (a conftest hook's
+    # data file, a doctest text file: run whole)
+    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason in ("collected", "doctest"))}
     ids = sorted(_runnable(pytest_ids, root))
     if not ids:
         if args.none_marker:
@@ -224,7 +225,7 @@ def _impact(args: argparse.Namespace) -> int:
         if not nodes:
             nodes = [resolve_symbol(store, target)]
         review = review_symbols(
-            store, nodes, depth=ws.config.depth if depth is None else depth, head=target, paths=ws.tracked_paths
+            store, nodes, depth=ws.config.depth if depth is None else depth, head=target, files=ws
         )
     finally:
         ws.close()
@@ -279,7 +280,7 @@ def _tests_for(args: argparse.Namespace) -> int:
     ws = cli._workspace(args)
     try:
         node = resolve_symbol(ws.store, args.symbol)
-        found = tests_for(ws.store, node, paths=ws.tracked_paths)
+        found = tests_for(ws.store, node, files=ws)
     finally:
         ws.close()
     if args.format == "json":

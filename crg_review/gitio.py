@@ -335,6 +335,20 @@ class Repo:
         """Every tracked path as it is in the working tree now, sorted; deleted files are left out."""
         return self.entries(self.snapshot("worktree"))
 
+    def read_path(self, snapshot: Snapshot, path: str) -> bytes | None:
+        """The content of the file ``path`` in ``snapshot``; None when it has none there, or when it is a
+        work-tree change this process has not seen (its content is not in the object database)."""
+        if path in snapshot.overlay:
+            entry = snapshot.overlay[path]
+        else:
+            entry = _tree_entry(None if snapshot.tree is None else self._tree(snapshot.tree), path)
+        if entry is None or not entry.is_file:
+            return None
+        try:
+            return self.read_blob(entry.oid)
+        except GitError:
+            return None
+
     def read_blob(self, oid: str) -> bytes:
         """The content of a blob, or of a work-tree file a snapshot or diff of the worktree has seen."""
         content = self._content(oid)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import groupby
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import CrgError
 from .languages import language_for_path
@@ -44,8 +44,17 @@ from .store import escape_like
 if TYPE_CHECKING:
     from .gitio import Diff, DiffSpec, FileChange, Repo
     from .indexer import Source
+    from .pytest_settings import DoctestSettings
     from .store import Store
     from .workspace import Workspace
+
+
+class SnapshotFiles(Protocol):
+    """The files of the indexed snapshot, parsed or not (a :class:`~crg_review.workspace.Workspace`)."""
+
+    def tracked_paths(self) -> list[str]: ...
+
+    def read_tracked(self, path: str) -> bytes | None: ...
 
 __all__ = [
     "DEFAULT_CAP",
@@ -260,11 +269,14 @@ class Graph:
     level rather than one per node; the per-node methods answer from the caches and load what is missing.
     """
 
-    def __init__(self, conn: sqlite3.Connection, paths: Callable[[], Iterable[str]] | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, files: SnapshotFiles | None = None) -> None:
         self.conn = conn
-        #: every path of the indexed snapshot, parsed or not (asked only for files a conftest hook collects)
-        self._paths_of_snapshot = paths
+        #: the files of the indexed snapshot that are not parsed (data files a conftest collects, doctest text
+        #: files, pytest's settings); None: not known (every question about them answers "none")
+        self.files = files
         self._tracked: list[str] | None = None
+        self._doctest: DoctestSettings | None = None
+        self._packages: frozenset[str] | None = None  # folders holding an __init__.py
         self._collected: dict[int, tuple[str, ...]] = {}  # conftest file → the file patterns its hook collects
         self._collector_classes: dict[int, frozenset[int]] = {}  # conftest file → its Item and File classes
         self._nodes: dict[int, Node] = {}
@@ -1221,15 +1233,13 @@ class Graph:
             )
         if node.qualname != COLLECT_HOOK and node.parent_id not in classes:
             return []
-        if self._tracked is None:
-            self._tracked = list(self._paths_of_snapshot()) if self._paths_of_snapshot is not None else []
         directory = posixpath.dirname(node.path)
         prefix = directory + "/" if directory else ""
         globs = [p for p in patterns if any(c in p for c in "*?[")]
         suffixes = tuple(p for p in patterns if p not in globs)
         return [
             path
-            for path in self._tracked
+            for path in self.tracked_paths()
             if path.startswith(prefix)
             and not path.endswith(".py")
             and (
@@ -1237,6 +1247,49 @@ class Graph:
                 or any(fnmatch.fnmatchcase(posixpath.basename(path), g) for g in globs)
             )
         ]
+
+    def tracked_paths(self) -> list[str]:
+        """Every path of the indexed snapshot, parsed or not (read once)."""
+        if self._tracked is None:
+            self._tracked = self.files.tracked_paths() if self.files is not None else []
+        return self._tracked
+
+    def doctest_settings(self) -> DoctestSettings | None:
+        """The repository's pytest doctest settings (None when its files cannot be read)."""
+        if self.files is None:
+            return None
+        if self._doctest is None:
+            from .pytest_settings import doctest_settings
+
+            self._doctest = doctest_settings(self.files.read_tracked)
+        return self._doctest
+
+    def import_name(self, path: str) -> str:
+        """The module name pytest imports a Python file under: its path from the topmost folder of the
+        package holding it (``src/pkg/mod.py`` → ``pkg.mod`` when ``src/`` is no package)."""
+        if self._packages is None:
+            rows = self.conn.execute("SELECT path FROM files WHERE path LIKE '%__init__.py'")  # (_: any character)
+            self._packages = frozenset(posixpath.dirname(r[0]) for r in rows if r[0].endswith("/__init__.py"))
+        folders = path.split("/")[:-1]
+        top = len(folders)
+        while top > 0 and "/".join(folders[:top]) in self._packages:
+            top -= 1
+        stem = posixpath.basename(path).removesuffix(".py")
+        return ".".join(folders[top:] + ([] if stem == "__init__" else [stem]))
+
+    def with_examples(self, ids: Iterable[int]) -> list[Node]:
+        """The Python definitions among ``ids`` whose docstring holds doctest examples (``>>>``)."""
+        ids = sorted(set(ids))
+        found: list[int] = []
+        for chunk in _chunks(ids):
+            found.extend(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT id FROM symbols WHERE id IN ({_in(chunk)}) AND instr(docstring, '>>>') > 0", list(chunk)
+                )
+            )
+        nodes = self.nodes(found)
+        return [nodes[i] for i in found if i in nodes and nodes[i].language == "python"]
 
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
         """Runnable tests of the given files (by path, then line)."""
@@ -1699,6 +1752,7 @@ class TestHit:
     depth: int
     reason: str
     sources: int  # bit set of start indexes
+    nodeid: str = ""  # when it is not the node's (a doctest's)
 
 
 class Deadline:
@@ -1720,14 +1774,18 @@ def walk_tests(
     *,
     seeds: dict[int, tuple[int, str]] | None = None,
     deadline: Deadline | None = None,
+    state: dict[int, tuple[int, str, int]] | None = None,
 ) -> dict[str, TestHit]:
     """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
     kind) for dependants known without an edge (references to removed symbols). Keyed by node id.
     With a ``deadline``, the walk stops when it passes (checked every few hundred nodes): the tests found
-    until then, nearest first, are returned."""
+    until then, nearest first, are returned. ``state``, when given, is filled with every node reached:
+    node → (depth, reason, bit set of the starts it reaches)."""
     bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
     # node → (depth, reason, sources)
-    state: dict[int, tuple[int, str, int]] = {sid: (0, "changed", bit_of[sid]) for sid in starts}
+    if state is None:
+        state = {}
+    state.update((sid, (0, "changed", bit_of[sid])) for sid in starts)
     queue: dict[int, int] = dict(bit_of)  # node → new source bits to push further
     for sid, (index, _kind) in (seeds or {}).items():
         bits = 1 << index
@@ -2044,7 +2102,7 @@ def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, re
 def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Add the ids under which pytest runs a selected test method again: its class imported into other
     test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
-    todo = [h for h in hits.values() if h.node.language == "python" and "." in h.qualname]
+    todo = [h for h in hits.values() if h.node.language == "python" and "." in h.qualname and not h.nodeid]
     graph.prefetch_class_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
     while todo:  # the hits added below are Python test methods too
         h = todo.pop()
@@ -2055,6 +2113,73 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 node = h.node._replace(path=path, file_id=file_id)
                 _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
                 todo.append(hits[key])
+
+
+def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
+    """pytest's doctests that run reached code: with ``--doctest-modules``, the examples in the docstring of
+    each reached definition (their id ``path::module.qualname``); and the doctest text files pytest collects
+    (``--doctest-glob``, by default ``test*.txt``) whose examples name a reached function or class, or a
+    reached method (a special method: its class), matched by name (reason ``doctest``)."""
+    settings = graph.doctest_settings()
+    if settings is None or not reached:
+        return
+
+    def collected(path: str) -> bool:
+        return not settings.testpaths or any(path == p or path.startswith(p + "/") for p in settings.testpaths)
+
+    if settings.modules:
+        for node in graph.with_examples(reached):
+            if not collected(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
+                continue
+            module = graph.import_name(node.path)
+            name = module if node.kind == "module" else f"{module}.{node.qualname}"
+            key = f"{node.path}::{name}#doctest"
+            depth, _, bits = reached[node.id]
+            if key not in hits:
+                hits[key] = TestHit(node, node.qualname, depth + 1, "doctest", bits, nodeid=f"{node.path}::{name}")
+    texts = [
+        p
+        for p in graph.tracked_paths()
+        if not p.endswith(".py") and collected(p) and any(fnmatch.fnmatchcase(posixpath.basename(p), g) for g in settings.globs)
+    ]
+    if not texts:
+        return
+    nodes = graph.nodes(reached)
+    parents = graph.nodes(n.parent_id for n in nodes.values() if n.parent_id is not None and _is_special(n.name))
+    named: dict[str, tuple[int, int]] = {}  # name → (depth, sources) of the reached definitions it names
+    for sid, n in nodes.items():
+        if n.kind not in _FUNCTION_KINDS and n.kind not in _CLASS_KINDS:
+            continue
+        name = n.name
+        if n.name.startswith("__") and n.parent_id in parents:  # `a < b` in an example: the class is named
+            name = parents[n.parent_id].name
+        depth, _, bits = reached[sid]
+        old = named.get(name)
+        named[name] = (min(depth, old[0]), old[1] | bits) if old else (depth, bits)
+    for path in texts:
+        words = _example_words(graph.files.read_tracked(path) if graph.files is not None else None)
+        found = [named[w] for w in words if w in named]
+        if found:
+            node = Node(0, 0, path, "", "", posixpath.basename(path), "test", 1, 1, None, 1, 1, "[]", "[]", "")
+            bits = 0
+            for _, b in found:
+                bits |= b
+            hits[f"{path}::#doctest"] = TestHit(node, "", min(d for d, _ in found) + 1, "doctest", bits, nodeid=path)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _example_words(data: bytes | None) -> set[str]:
+    """The identifiers of the doctest examples of a text (lines starting ``>>>`` or ``...``)."""
+    if not data:
+        return set()
+    words: set[str] = set()
+    for line in data.decode("utf-8", "replace").splitlines():
+        code = line.lstrip()
+        if code.startswith((">>>", "...")):
+            words.update(_WORD.findall(code[3:]))
+    return words
 
 
 def _is_special(name: str) -> bool:
@@ -2505,7 +2630,7 @@ def review_diff(
     t_diff = time.perf_counter()
     report = ws.update(source_for(diff))
     t_index = time.perf_counter()
-    graph = Graph(ws.store.conn, paths=ws.tracked_paths)
+    graph = Graph(ws.store.conn, files=ws)
     touched = touched_symbols(repo, graph, diff, ws.config.excludes)
     review = _analyze(
         graph,
@@ -2616,8 +2741,10 @@ def _analyze(
     review.impacted, cut = rank_impacted(graph, reach, cap)
 
     # related tests: unbounded, with attribution to the changed symbols
-    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline)
+    walked: dict[int, tuple[int, str, int]] = {}
+    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked)
     stopped = deadline is not None and deadline.reached
+    add_doctests(graph, hits, walked)
     nodes = graph.nodes(starts)
     for sid in starts:  # changed tests run themselves
         n = nodes.get(sid)
@@ -2651,7 +2778,7 @@ def _analyze(
             RelatedTest(
                 file=h.node.path,
                 qualname=h.qualname,
-                nodeid=nodeid(h.node.path, h.qualname, h.node.language),
+                nodeid=h.nodeid or nodeid(h.node.path, h.qualname, h.node.language),
                 depth=h.depth,
                 reason=h.reason,
             )
@@ -2770,11 +2897,11 @@ def review_symbols(
     depth: int,
     cap: int = DEFAULT_CAP,
     head: str = "",
-    paths: Callable[[], Iterable[str]] | None = None,
+    files: SnapshotFiles | None = None,
 ) -> Review:
-    """What breaks if these symbols change: the same walks as a diff review, without a diff. ``paths``: every
-    path of the indexed snapshot (for the tests a conftest collects from other files; none without it)."""
-    graph = Graph(store.conn, paths=paths)
+    """What breaks if these symbols change: the same walks as a diff review, without a diff. ``files``: the
+    indexed snapshot's files (for the tests a conftest collects from data files, and doctests)."""
+    graph = Graph(store.conn, files=files)
     touched = Touched()
     for n in nodes:
         cs = ChangedSymbol(n.path, n.qualname, n.name, n.kind, n.start_line, n.end_line, "modified")
@@ -2798,9 +2925,9 @@ def callers(store: Store, node: Node, *, depth: int = 1) -> list[Impacted]:
     return kept
 
 
-def tests_for(store: Store, node: Node, paths: Callable[[], Iterable[str]] | None = None) -> list[RelatedTest]:
+def tests_for(store: Store, node: Node, files: SnapshotFiles | None = None) -> list[RelatedTest]:
     """The tests that reach ``node``."""
-    return review_symbols(store, [node], depth=0, paths=paths).tests
+    return review_symbols(store, [node], depth=0, files=files).tests
 
 
 def _file_id(store: Store, path: str) -> int:

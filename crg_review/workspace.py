@@ -12,7 +12,7 @@ from .errors import IndexBuildError
 
 if TYPE_CHECKING:
     from .config import Config
-    from .gitio import SnapshotKind
+    from .gitio import Snapshot, SnapshotKind
     from .indexer import Source, UpdateReport
     from .store import Store
 
@@ -50,15 +50,32 @@ class Workspace:
     def tracked_paths(self) -> list[str]:
         """Every path of the snapshot the index holds, parsed or not (none when it cannot be listed)."""
         from .errors import GitError
-        from .gitio import Snapshot
 
-        snapshot = Snapshot.from_json(self.store.get_meta("snapshot"))
+        snapshot = self._snapshot()
         if snapshot is None:
             return []
         try:
             return [e.path for e in self.repo.entries(snapshot)]  # type: ignore[attr-defined]
         except (GitError, KeyError):  # a tree garbage-collected since
             return []
+
+    def read_tracked(self, path: str) -> bytes | None:
+        """The content of ``path`` in the snapshot the index holds (a file that is not parsed, such as
+        pytest's settings or a doctest text file); None when there is none to read."""
+        from .errors import GitError
+
+        snapshot = self._snapshot()
+        if snapshot is None:
+            return None
+        try:
+            return self.repo.read_path(snapshot, path)  # type: ignore[attr-defined,no-any-return]
+        except (GitError, KeyError):
+            return None
+
+    def _snapshot(self) -> Snapshot | None:
+        from .gitio import Snapshot
+
+        return Snapshot.from_json(self.store.get_meta("snapshot"))
 
     def close(self) -> None:
         self.store.close()

@@ -330,6 +330,46 @@ def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tm
     assert not any(t.endswith(".json") for t in selected(review(capsys, repo)))
 
 
+DOCTESTED = {
+    "pytest.ini": "[pytest]\naddopts = --doctest-modules --doctest-glob=*.rst\ntestpaths = src docs\npythonpath = src\n",
+    "src/calc/__init__.py": "from .core import Box, add, sub\n",
+    "src/calc/core.py": (
+        "def _norm(x):\n    return int(x)\n\n\n"
+        "def add(a, b):\n    \"\"\"Add.\n\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return _norm(a) + _norm(b)\n\n\n"
+        "def sub(a, b):\n    \"\"\"Subtract (no example).\"\"\"\n    return _norm(a) - _norm(b)\n\n\n"
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n\n"
+        "    def __lt__(self, other):\n        return self.v < other.v\n"
+    ),
+    "docs/usage.rst": "Usage\n=====\n\n>>> from calc import add\n>>> add(2, 2)\n4\n",
+    "docs/boxes.rst": "Boxes\n\n>>> from calc import Box\n>>> Box(1) < Box(2)\nTrue\n",
+    "docs/plain.rst": "Nothing of ours\n\n>>> 1 + 1\n2\n",
+    "notes/usage.rst": ">>> from calc import add\n>>> add(0, 0)\n0\n",  # outside testpaths: never collected
+}
+
+
+def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
+    repo = make_repo(tmp_path / "repo")
+    for path, text in DOCTESTED.items():
+        write(repo, path, text)
+    commit(repo, "doctests")
+    db = str(tmp_path / "index.db")
+
+    edit(repo, "src/calc/core.py", "return int(x)", "return int(x) + 0")  # _norm: add and sub reach it
+    tests = selected(review(capsys, repo, "--db", db))
+    assert tests == {"src/calc/core.py::calc.core.add": (2, "doctest"), "docs/usage.rst": (2, "doctest")}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and sorted(out.split()) == ["docs/usage.rst", "src/calc/core.py::calc.core.add"]
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *out.split()],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )
+    assert ran.returncode == 0 and "2 passed" in ran.stdout, ran.stdout + ran.stderr
+
+    git(repo, "checkout", "src/calc/core.py")
+    edit(repo, "src/calc/core.py", "return self.v < other.v", "return other.v > self.v")  # `<` in boxes.rst
+    assert selected(review(capsys, repo, "--db", db)) == {"docs/boxes.rst": (1, "doctest")}
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -1,0 +1,106 @@
+"""What a repository's pytest settings say about doctests: whether ``--doctest-modules`` makes the
+docstring examples of every collected module tests, which text files ``--doctest-glob`` makes tests
+(pytest's default: ``test*.txt``), and the ``testpaths`` a plain ``pytest`` run collects from.
+
+pytest reads its settings from the first of ``pytest.ini``, ``.pytest.ini``, ``pyproject.toml``
+(``[tool.pytest.ini_options]``, or pytest 9's ``[tool.pytest]``), ``tox.ini`` (``[pytest]``) and
+``setup.cfg`` (``[tool:pytest]``) at the root that has its section; so does this module.
+"""
+
+from __future__ import annotations
+
+import configparser
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["DoctestSettings", "doctest_settings"]
+
+#: pytest's doctest glob when none is given
+DEFAULT_GLOB = "test*.txt"
+
+
+@dataclass(frozen=True)
+class DoctestSettings:
+    modules: bool = False  # --doctest-modules
+    globs: tuple[str, ...] = (DEFAULT_GLOB,)  # --doctest-glob (file name patterns)
+    testpaths: tuple[str, ...] = ()  # where a plain run collects (empty: the root)
+
+
+def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
+    """The doctest settings of the repository whose root files ``read`` returns (None: no such file).
+    Unreadable or malformed settings count as none (pytest would stop on them anyway)."""
+    for name, section in (
+        ("pytest.ini", "pytest"),
+        (".pytest.ini", "pytest"),
+        ("pyproject.toml", ""),
+        ("tox.ini", "pytest"),
+        ("setup.cfg", "tool:pytest"),
+    ):
+        data = read(name)
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        options = _toml_options(text) if name == "pyproject.toml" else _ini_options(text, section)
+        if options is not None:
+            return _settings(*options)
+    return DoctestSettings()
+
+
+def _ini_options(text: str, section: str) -> tuple[list[str], list[str]] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    if not parser.has_section(section):
+        return None
+    items = parser[section]
+    return _split(items.get("addopts", "")), items.get("testpaths", "").split()
+
+
+def _toml_options(text: str) -> tuple[list[str], list[str]] | None:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    pytest = data.get("tool", {}).get("pytest")
+    if not isinstance(pytest, dict):
+        return None
+    table = pytest.get("ini_options", pytest)  # pytest 8's table, else pytest 9's own
+    if not isinstance(table, dict):
+        return None
+
+    def words(value: object) -> list[str]:
+        if isinstance(value, str):
+            return _split(value)
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    return words(table.get("addopts", "")), [str(p) for p in words(table.get("testpaths", []))]
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:  # an unbalanced quote
+        return text.split()
+
+
+def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
+    globs: list[str] = []
+    for i, word in enumerate(addopts):
+        if word == "--doctest-glob" and i + 1 < len(addopts):
+            globs.append(addopts[i + 1])
+        elif word.startswith("--doctest-glob="):
+            globs.append(word.partition("=")[2])
+    return DoctestSettings(
+        modules="--doctest-modules" in addopts,
+        globs=tuple(globs) or (DEFAULT_GLOB,),
+        testpaths=tuple(p.strip("/") for p in testpaths if p.strip("/")),
+    )

@@ -1,0 +1,41 @@
+"""pytest's doctest settings, read the way pytest finds them."""
+
+from __future__ import annotations
+
+from crg_review.pytest_settings import DoctestSettings, doctest_settings
+
+
+def reader(files: dict[str, str]):  # type: ignore[no-untyped-def]
+    return lambda name: files[name].encode() if name in files else None
+
+
+def test_no_settings_mean_pytest_defaults() -> None:
+    assert doctest_settings(reader({})) == DoctestSettings(False, ("test*.txt",), ())
+
+
+def test_setup_cfg_addopts_over_several_lines_with_quoted_globs() -> None:
+    cfg = "[tool:pytest]\ntestpaths = tests docs\naddopts =\n\t--cov=x\n\t--doctest-glob='*.rst'\n\t--doctest-modules\n"
+    assert doctest_settings(reader({"setup.cfg": cfg})) == DoctestSettings(True, ("*.rst",), ("tests", "docs"))
+
+
+def test_the_first_file_with_a_section_wins() -> None:
+    files = {
+        "pytest.ini": "[pytest]\naddopts = --doctest-glob *.md --doctest-glob=*.txt\n",
+        "setup.cfg": "[tool:pytest]\naddopts = --doctest-modules\n",
+        "tox.ini": "[tox]\nenvlist = py\n",
+    }
+    assert doctest_settings(reader(files)) == DoctestSettings(False, ("*.md", "*.txt"), ())
+    del files["pytest.ini"]  # tox.ini has no [pytest] section: setup.cfg's
+    assert doctest_settings(reader(files)).modules
+
+
+def test_pyproject_ini_options_and_pytest_9_table() -> None:
+    old = '[tool.pytest.ini_options]\naddopts = "--doctest-modules -q"\ntestpaths = ["src/"]\n'
+    assert doctest_settings(reader({"pyproject.toml": old})) == DoctestSettings(True, ("test*.txt",), ("src",))
+    new = '[tool.pytest]\naddopts = ["--doctest-glob=*.rst"]\n'
+    assert doctest_settings(reader({"pyproject.toml": new})) == DoctestSettings(False, ("*.rst",), ())
+
+
+def test_malformed_settings_count_as_none() -> None:
+    assert doctest_settings(reader({"pyproject.toml": "[tool.pytest\n"})) == DoctestSettings()
+    assert doctest_settings(reader({"setup.cfg": "no section header\n"})) == DoctestSettings()
