@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 class SnapshotFiles(Protocol):
     """The files of the indexed snapshot, parsed or not (a :class:`~crg_review.workspace.Workspace`)."""
 
-    def tracked_paths(self) -> list[str]: ...
+    def find_tracked(self, match: Callable[[str], bool], under: Sequence[str] = ("",)) -> list[str]: ...
 
     def read_tracked(self, path: str) -> bytes | None: ...
 
@@ -274,7 +274,6 @@ class Graph:
         #: the files of the indexed snapshot that are not parsed (data files a conftest collects, doctest text
         #: files, pytest's settings); None: not known (every question about them answers "none")
         self.files = files
-        self._tracked: list[str] | None = None
         self._doctest: DoctestSettings | None = None
         self._packages: frozenset[str] | None = None  # folders holding an __init__.py
         self._collected: dict[int, tuple[str, ...]] = {}  # conftest file → the file patterns its hook collects
@@ -1233,26 +1232,13 @@ class Graph:
             )
         if node.qualname != COLLECT_HOOK and node.parent_id not in classes:
             return []
-        directory = posixpath.dirname(node.path)
-        prefix = directory + "/" if directory else ""
         globs = [p for p in patterns if any(c in p for c in "*?[")]
         suffixes = tuple(p for p in patterns if p not in globs)
-        return [
-            path
-            for path in self.tracked_paths()
-            if path.startswith(prefix)
-            and not path.endswith(".py")
-            and (
-                posixpath.basename(path).endswith(suffixes)
-                or any(fnmatch.fnmatchcase(posixpath.basename(path), g) for g in globs)
-            )
-        ]
 
-    def tracked_paths(self) -> list[str]:
-        """Every path of the indexed snapshot, parsed or not (read once)."""
-        if self._tracked is None:
-            self._tracked = self.files.tracked_paths() if self.files is not None else []
-        return self._tracked
+        def collects(name: str) -> bool:
+            return not name.endswith(".py") and (name.endswith(suffixes) or any(fnmatch.fnmatchcase(name, g) for g in globs))
+
+        return self.files.find_tracked(collects, [posixpath.dirname(node.path)]) if self.files is not None else []
 
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
@@ -2137,11 +2123,10 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
             depth, _, bits = reached[node.id]
             if key not in hits:
                 hits[key] = TestHit(node, node.qualname, depth + 1, "doctest", bits, nodeid=f"{node.path}::{name}")
-    texts = [
-        p
-        for p in graph.tracked_paths()
-        if not p.endswith(".py") and collected(p) and any(fnmatch.fnmatchcase(posixpath.basename(p), g) for g in settings.globs)
-    ]
+    def doctest_text(name: str) -> bool:
+        return not name.endswith(".py") and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
+
+    texts = graph.files.find_tracked(doctest_text, settings.testpaths or ("",)) if graph.files is not None else []
     if not texts:
         return
     nodes = graph.nodes(reached)

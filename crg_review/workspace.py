@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,15 +47,16 @@ class Workspace:
             progress=progress,
         )
 
-    def tracked_paths(self) -> list[str]:
-        """Every path of the snapshot the index holds, parsed or not (none when it cannot be listed)."""
+    def find_tracked(self, match: Callable[[str], bool], under: Sequence[str] = ("",)) -> list[str]:
+        """The files of the snapshot the index holds, parsed or not, below the folders ``under`` whose file
+        name ``match`` accepts (none when they cannot be listed)."""
         from .errors import GitError
 
         snapshot = self._snapshot()
         if snapshot is None:
             return []
         try:
-            return [e.path for e in self.repo.entries(snapshot)]  # type: ignore[attr-defined]
+            return self.repo.find_paths(snapshot, match, under)  # type: ignore[attr-defined,no-any-return]
         except (GitError, KeyError):  # a tree garbage-collected since
             return []
 

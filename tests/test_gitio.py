@@ -652,3 +652,24 @@ def test_remote_web_url(repo: Path, url: str, expected: str | None) -> None:
 def test_remote_web_url_without_origin(repo: Path) -> None:
     git(repo, "remote", "add", "upstream", "git@github.com:owner/repo.git")
     assert Repo(repo).remote_web_url() is None
+
+
+def test_find_paths_and_read_path_see_the_tree_with_the_snapshot_overlay(repo: Path) -> None:
+    for path in ("docs/a.rst", "docs/deep/b.rst", "docs/c.txt", "src/d.rst", "top.rst"):
+        write(repo, path, f"{path}\n")
+    commit(repo, "docs")
+    write(repo, "docs/new.rst", "new\n")  # untracked work-tree files are no part of a snapshot
+    git(repo, "add", "docs/new.rst")
+    (repo / "docs/a.rst").unlink()
+    write(repo, "docs/c.txt", "edited\n")
+    r = Repo(repo)
+    rst = lambda name: name.endswith(".rst")
+    head = r.snapshot("commit")
+    assert r.find_paths(head, rst) == ["docs/a.rst", "docs/deep/b.rst", "src/d.rst", "top.rst"]
+    assert r.find_paths(head, rst, ["docs", "src/"]) == ["docs/a.rst", "docs/deep/b.rst", "src/d.rst"]
+    assert r.find_paths(head, rst, ["missing"]) == []
+    work = r.snapshot("worktree")
+    assert r.find_paths(work, rst, ["docs"]) == ["docs/deep/b.rst", "docs/new.rst"]
+    assert r.read_path(work, "docs/c.txt") == b"edited\n"
+    assert r.read_path(head, "docs/c.txt") == b"docs/c.txt\n"
+    assert r.read_path(work, "docs/a.rst") is None and r.read_path(head, "docs") is None
