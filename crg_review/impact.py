@@ -1240,6 +1240,28 @@ class Graph:
 
         return self.files.find_tracked(collects, [posixpath.dirname(node.path)]) if self.files is not None else []
 
+    def collects_tests(self, path: str) -> bool:
+        """Whether pytest collects tests from ``path``, a file that is not Python: a doctest text file of the
+        settings (below ``testpaths``), or a file whose name a ``pytest_collect_file`` hook of a conftest.py
+        in its folder or above compares paths with."""
+        name = posixpath.basename(path)
+        if name.endswith(".py"):
+            return False
+        settings = self.doctest_settings()
+        if (
+            settings is not None
+            and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
+            and (not settings.testpaths or any(path.startswith(p + "/") for p in settings.testpaths))
+        ):
+            return True
+        folders = path.split("/")[:-1]
+        conftests = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders) + 1)]
+        rows = self.conn.execute(
+            f"SELECT r.name FROM refs r JOIN files f ON f.id = r.file_id WHERE r.kind = 'collects' AND f.path IN ({_in(conftests)})",
+            conftests,
+        )
+        return any(name.endswith(p) if not any(c in p for c in "*?[") else fnmatch.fnmatchcase(name, p) for (p,) in rows)
+
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
         if self.files is None:
@@ -1445,6 +1467,7 @@ class Touched:
     removed: list[Removed] = field(default_factory=list)
     removed_modules: list[tuple[str, str | None]] = field(default_factory=list)  # (old path, new path or None)
     changed_paths: set[str] = field(default_factory=set)  # head paths of changed source files
+    other_paths: set[str] = field(default_factory=set)  # head paths of changed files of no language (test data?)
     select_all: str | None = None
     files: dict[str, int] = field(default_factory=dict)
 
@@ -1513,6 +1536,8 @@ def touched_symbols(repo: Repo, graph: Graph, diff: Diff, excludes: Sequence[str
         old_lang = language_for_path(change.old_path) if change.old_path else None
         new_lang = language_for_path(change.new_path) if change.new_path else None
         if old_lang is None and new_lang is None:
+            if change.new_path:  # a doctest text file, or data a conftest collects tests from, runs itself
+                out.other_paths.add(change.new_path)
             continue
         if _excluded(path, excludes):
             counts["skipped"] += 1
@@ -2145,11 +2170,16 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
         words = _example_words(graph.files.read_tracked(path) if graph.files is not None else None)
         found = [named[w] for w in words if w in named]
         if found:
-            node = Node(0, 0, path, "", "", posixpath.basename(path), "test", 1, 1, None, 1, 1, "[]", "[]", "")
+            node = _file_test(path)
             bits = 0
             for _, b in found:
                 bits |= b
-            hits[f"{path}::#doctest"] = TestHit(node, "", min(d for d, _ in found) + 1, "doctest", bits, nodeid=path)
+            hits.setdefault(f"{path}::", TestHit(node, "", min(d for d, _ in found) + 1, "doctest", bits, nodeid=path))
+
+
+def _file_test(path: str) -> Node:
+    """A test file that is not Python (pytest runs every test it collects from it), as a node."""
+    return Node(0, 0, path, "", "", posixpath.basename(path), "test", 1, 1, None, 1, 1, "[]", "[]", "")
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -2730,6 +2760,10 @@ def _analyze(
     hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked)
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked)
+    for path in sorted(touched.other_paths):  # changed test files that are not Python
+        if graph.collects_tests(path):
+            node = _file_test(path)
+            hits[f"{path}::"] = TestHit(node, "", 0, "changed", 0, nodeid=path)  # (a file the walk found, too)
     nodes = graph.nodes(starts)
     for sid in starts:  # changed tests run themselves
         n = nodes.get(sid)

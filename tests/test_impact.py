@@ -328,6 +328,10 @@ def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tm
     git(repo, "checkout", "pkg/core.py")
     edit(repo, "pkg/store.py", "return None", "return 0")  # reset: no collector reaches it
     assert not any(t.endswith(".json") for t in selected(review(capsys, repo)))
+    git(repo, "checkout", "pkg/store.py")
+    write(repo, "tests/data/cases_api.json", "[[1, 3]]\n")  # a data file that changes runs itself
+    write(repo, "tests/data/notes.txt", "still not collected\n")
+    assert selected(review(capsys, repo)) == {"tests/data/cases_api.json": (0, "changed")}
 
 
 DOCTESTED = {
@@ -368,6 +372,11 @@ def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tm
     git(repo, "checkout", "src/calc/core.py")
     edit(repo, "src/calc/core.py", "return self.v < other.v", "return other.v > self.v")  # `<` in boxes.rst
     assert selected(review(capsys, repo, "--db", db)) == {"docs/boxes.rst": (1, "doctest")}
+
+    git(repo, "checkout", "src/calc/core.py")  # doctest files that change run themselves, others do not
+    for path in ("docs/plain.rst", "notes/usage.rst", "docs/readme.md"):
+        write(repo, path, ">>> 2 + 2\n4\n")
+    assert selected(review(capsys, repo, "--db", db)) == {"docs/plain.rst": (0, "changed")}
 
 
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
