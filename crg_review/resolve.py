@@ -880,7 +880,15 @@ class Resolver:
                 (file_id, module.id),
             ):
                 aliases.setdefault(alias, []).append(text.strip("'\""))
-        texts = aliases.get(name)
+        out: list[Target] = []
+        for t in self._named_by(file_id, module, name, aliases.get(name, [])):
+            if t.sym.kind != "module" and t.sym not in [o.sym for o in out]:
+                out.append(Target(t.sym, "reexport", t.confidence))
+        return out
+
+    def _named_by(self, fid: int, scope: Sym, name: str, texts: list[str]) -> list[Target]:
+        """What the dotted names an assignment to ``name`` gives (``texts``) resolve to in ``scope``, name
+        matches left out (as types: a class is itself, not its constructor)."""
         if not texts or self._depth > 4:
             return []
         out: list[Target] = []
@@ -890,9 +898,7 @@ class Resolver:
                 if text == name or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 receiver, _, target = text.rpartition(".")
-                for t in self._resolve_name(file_id, module, target, receiver, "type"):
-                    if t.resolution != "name-match" and t.sym.kind != "module" and t.sym not in [o.sym for o in out]:
-                        out.append(Target(t.sym, "reexport", t.confidence))
+                out.extend(t for t in self._resolve_name(fid, scope, target, receiver, "type") if t.resolution != "name-match")
         finally:
             self._depth -= 1
         return out
@@ -931,21 +937,9 @@ class Resolver:
                 )
             ]
         out: list[Sym] = []
-        if not texts or self._depth > 4:
-            return out
-        owner = self.sym(cid)
-        self._depth += 1
-        try:
-            for text in texts:
-                if text == name or not all(p.isidentifier() for p in text.split(".")):
-                    continue
-                receiver, _, target = text.rpartition(".")
-                for t in self._resolve_name(fid, owner, target, receiver, "type"):
-                    callable_ = t.sym.kind in ("function", "method") or t.sym.kind in _CLASS_KINDS
-                    if t.resolution != "name-match" and callable_ and t.sym not in out:
-                        out.append(t.sym)
-        finally:
-            self._depth -= 1
+        for t in self._named_by(fid, self.sym(cid), name, texts):
+            if (t.sym.kind in ("function", "method") or t.sym.kind in _CLASS_KINDS) and t.sym not in out:
+                out.append(t.sym)
         return out
 
     # --- members ---------------------------------------------------------------------------------
