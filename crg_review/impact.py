@@ -1250,6 +1250,7 @@ class Graph:
         settings = self.doctest_settings()
         if (
             settings is not None
+            and settings.configured
             and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
             and (not settings.testpaths or any(path.startswith(p + "/") for p in settings.testpaths))
         ):
@@ -2151,8 +2152,11 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
     def doctest_text(name: str) -> bool:
         return not name.endswith(".py") and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
 
-    texts = graph.files.find_tracked(doctest_text, settings.testpaths or ("",)) if graph.files is not None else []
-    if not texts:
+    # a repository without pytest settings (django) is not searched for pytest's default `test*.txt` doctests:
+    # listing its tree costs 10-30 ms a review, for files that are data there
+    texts = graph.files.find_tracked(doctest_text, settings.testpaths or ("",)) if graph.files and settings.configured else []
+    examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
+    if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
     nodes = graph.nodes(reached)
     parents = graph.nodes(n.parent_id for n in nodes.values() if n.parent_id is not None and _is_special(n.name))
@@ -2166,8 +2170,7 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
         depth, _, bits = reached[sid]
         old = named.get(name)
         named[name] = (min(depth, old[0]), old[1] | bits) if old else (depth, bits)
-    for path in texts:
-        words = _example_words(graph.files.read_tracked(path) if graph.files is not None else None)
+    for path, words in examples.items():
         found = [named[w] for w in words if w in named]
         if found:
             node = _file_test(path)

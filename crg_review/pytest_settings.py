@@ -31,6 +31,7 @@ class DoctestSettings:
     modules: bool = False  # --doctest-modules
     globs: tuple[str, ...] = (DEFAULT_GLOB,)  # --doctest-glob (file name patterns)
     testpaths: tuple[str, ...] = ()  # where a plain run collects (empty: the root)
+    configured: bool = False  # a settings file has pytest's section (the repository uses pytest)
 
 
 def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
@@ -103,4 +104,5 @@ def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
         modules="--doctest-modules" in addopts,
         globs=tuple(globs) or (DEFAULT_GLOB,),
         testpaths=tuple(p.strip("/") for p in testpaths if p.strip("/")),
+        configured=True,
     )

@@ -10,12 +10,12 @@ def reader(files: dict[str, str]):  # type: ignore[no-untyped-def]
 
 
 def test_no_settings_mean_pytest_defaults() -> None:
-    assert doctest_settings(reader({})) == DoctestSettings(False, ("test*.txt",), ())
+    assert doctest_settings(reader({})) == DoctestSettings(False, ("test*.txt",), (), configured=False)
 
 
 def test_setup_cfg_addopts_over_several_lines_with_quoted_globs() -> None:
     cfg = "[tool:pytest]\ntestpaths = tests docs\naddopts =\n\t--cov=x\n\t--doctest-glob='*.rst'\n\t--doctest-modules\n"
-    assert doctest_settings(reader({"setup.cfg": cfg})) == DoctestSettings(True, ("*.rst",), ("tests", "docs"))
+    assert doctest_settings(reader({"setup.cfg": cfg})) == DoctestSettings(True, ("*.rst",), ("tests", "docs"), True)
 
 
 def test_the_first_file_with_a_section_wins() -> None:
@@ -24,16 +24,16 @@ def test_the_first_file_with_a_section_wins() -> None:
         "setup.cfg": "[tool:pytest]\naddopts = --doctest-modules\n",
         "tox.ini": "[tox]\nenvlist = py\n",
     }
-    assert doctest_settings(reader(files)) == DoctestSettings(False, ("*.md", "*.txt"), ())
+    assert doctest_settings(reader(files)) == DoctestSettings(False, ("*.md", "*.txt"), (), True)
     del files["pytest.ini"]  # tox.ini has no [pytest] section: setup.cfg's
     assert doctest_settings(reader(files)).modules
 
 
 def test_pyproject_ini_options_and_pytest_9_table() -> None:
     old = '[tool.pytest.ini_options]\naddopts = "--doctest-modules -q"\ntestpaths = ["src/"]\n'
-    assert doctest_settings(reader({"pyproject.toml": old})) == DoctestSettings(True, ("test*.txt",), ("src",))
+    assert doctest_settings(reader({"pyproject.toml": old})) == DoctestSettings(True, ("test*.txt",), ("src",), True)
     new = '[tool.pytest]\naddopts = ["--doctest-glob=*.rst"]\n'
-    assert doctest_settings(reader({"pyproject.toml": new})) == DoctestSettings(False, ("*.rst",), ())
+    assert doctest_settings(reader({"pyproject.toml": new})) == DoctestSettings(False, ("*.rst",), (), True)
 
 
 def test_malformed_settings_count_as_none() -> None:
