@@ -276,7 +276,7 @@ class Graph:
         self.files = files
         self._doctest: DoctestSettings | None = None
         self._packages: frozenset[str] | None = None  # folders holding an __init__.py
-        self._collected: dict[int, tuple[str, ...]] = {}  # conftest file → the file patterns its hook collects
+        self._collected: dict[int, tuple[tuple[str, str], ...]] = {}  # conftest → its hook's (literal, how) name tests
         self._collector_classes: dict[int, frozenset[int]] = {}  # conftest file → its Item and File classes
         self._nodes: dict[int, Node] = {}
         self._absent: set[int] = set()
@@ -1218,11 +1218,13 @@ class Graph:
         pattern the hook compares paths with (``".yaml"``; a superset: other conditions are not read)."""
         if node.language != "python" or posixpath.basename(node.path) != "conftest.py" or node.kind == "module":
             return []
-        patterns = self._collected.get(node.file_id)
-        if patterns is None:
-            rows = self.conn.execute("SELECT DISTINCT name FROM refs WHERE file_id=? AND kind='collects'", (node.file_id,))
-            patterns = self._collected[node.file_id] = tuple(sorted(r[0] for r in rows))
-        if not patterns:
+        tests = self._collected.get(node.file_id)
+        if tests is None:
+            rows = self.conn.execute(
+                "SELECT DISTINCT name, receiver FROM refs WHERE file_id=? AND kind='collects'", (node.file_id,)
+            )
+            tests = self._collected[node.file_id] = tuple(sorted((r[0], r[1]) for r in rows))
+        if not tests:
             return []
         classes = self._collector_classes.get(node.file_id)
         if classes is None:
@@ -1232,13 +1234,11 @@ class Graph:
             )
         if node.qualname != COLLECT_HOOK and node.parent_id not in classes:
             return []
-        globs = [p for p in patterns if any(c in p for c in "*?[")]
-        suffixes = tuple(p for p in patterns if p not in globs)
-
-        def collects(name: str) -> bool:
-            return not name.endswith(".py") and (name.endswith(suffixes) or any(fnmatch.fnmatchcase(name, g) for g in globs))
-
-        return self.files.find_tracked(collects, [posixpath.dirname(node.path)]) if self.files is not None else []
+        return (
+            self.files.find_tracked(partial(_collected_name, tests), [posixpath.dirname(node.path)])
+            if self.files is not None
+            else []
+        )
 
     def collects_tests(self, path: str) -> bool:
         """Whether pytest collects tests from ``path``, a file that is not Python: a doctest text file of the
@@ -1258,10 +1258,14 @@ class Graph:
         folders = path.split("/")[:-1]
         conftests = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders) + 1)]
         rows = self.conn.execute(
-            f"SELECT r.name FROM refs r JOIN files f ON f.id = r.file_id WHERE r.kind = 'collects' AND f.path IN ({_in(conftests)})",
+            "SELECT r.file_id, r.name, r.receiver FROM refs r JOIN files f ON f.id = r.file_id"
+            f" WHERE r.kind = 'collects' AND f.path IN ({_in(conftests)})",
             conftests,
         )
-        return any(name.endswith(p) if not any(c in p for c in "*?[") else fnmatch.fnmatchcase(name, p) for (p,) in rows)
+        by_file: dict[int, list[tuple[str, str]]] = {}
+        for fid, literal, how in rows:
+            by_file.setdefault(fid, []).append((literal, how))
+        return any(_collected_name(tuple(tests), name) for tests in by_file.values())
 
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
@@ -1273,13 +1277,16 @@ class Graph:
             self._doctest = doctest_settings(self.files.read_tracked)
         return self._doctest
 
-    def import_name(self, path: str) -> str:
-        """The module name pytest imports a Python file under: its path from the topmost folder of the
-        package holding it (``src/pkg/mod.py`` → ``pkg.mod`` when ``src/`` is no package)."""
+    def import_name(self, path: str) -> str | None:
+        """The module name pytest imports a Python file of a package under: its path from the topmost folder
+        of the package (``src/pkg/mod.py`` → ``pkg.mod`` when ``src/`` is no package). None for a file in a
+        folder that is no package: pytest names it by its import mode (``tool`` or ``scripts.tool``)."""
         if self._packages is None:
             rows = self.conn.execute("SELECT path FROM files WHERE path LIKE '%__init__.py'")  # (_: any character)
             self._packages = frozenset(posixpath.dirname(r[0]) for r in rows if r[0].endswith("/__init__.py"))
         folders = path.split("/")[:-1]
+        if folders and "/".join(folders) not in self._packages:
+            return None
         top = len(folders)
         while top > 0 and "/".join(folders[:top]) in self._packages:
             top -= 1
@@ -2145,10 +2152,11 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
                 continue
             module = graph.import_name(node.path)
             name = module if node.kind == "module" else f"{module}.{node.qualname}"
-            key = f"{node.path}::{name}#doctest"
+            # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know)
+            test = f"{node.path}::{name}" if module is not None else node.path
             depth, _, bits = reached[node.id]
-            if key not in hits:
-                hits[key] = TestHit(node, node.qualname, depth + 1, "doctest", bits, nodeid=f"{node.path}::{name}")
+            if f"{test}#doctest" not in hits:
+                hits[f"{test}#doctest"] = TestHit(node, node.qualname, depth + 1, "doctest", bits, nodeid=test)
     def doctest_text(name: str) -> bool:
         return not name.endswith(".py") and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
 
@@ -2178,6 +2186,24 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
             for _, b in found:
                 bits |= b
             hits.setdefault(f"{path}::", TestHit(node, "", min(d for d, _ in found) + 1, "doctest", bits, nodeid=path))
+
+
+def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
+    """Whether a file name passes the name tests of a ``pytest_collect_file`` hook: every prefix it asks for, and
+    one of its suffixes, names and globs (a hook naming none is not understood: nothing passes). pytest stops
+    with "not found" on a file given by path that no collector takes, so a guess must not be too wide."""
+    if name.endswith(".py"):
+        return False
+    prefixes = [literal for literal, how in tests if how == "prefix"]
+    stem = name.partition(".")[0]
+    if not all(name.startswith(p) or stem.startswith(p) for p in prefixes):
+        return False
+    return any(
+        (how == "suffix" and name.endswith(literal))
+        or (how == "name" and name == literal)
+        or (how == "glob" and fnmatch.fnmatchcase(name, literal))
+        for literal, how in tests
+    )
 
 
 def _file_test(path: str) -> Node:

@@ -309,12 +309,13 @@ def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tm
     write(repo, "tests/data/conftest.py", COLLECTING_CONFTEST)
     write(repo, "tests/data/cases_api.json", "[[1, 3], [2, 5]]\n")
     write(repo, "tests/data/notes.txt", "not collected\n")
+    write(repo, "tests/data/other.json", "{}\n")  # not named cases*: `pytest tests/data/other.json` says "not found"
     write(repo, "tests/cases_above.json", "[]\n")  # above the conftest: not its to collect
     commit(repo, "data-driven tests")
     edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf, which api reaches through top and mid
     tests = selected(review(capsys, repo))
     assert tests["tests/data/cases_api.json"] == (5, "collected")  # leaf <- mid <- top <- api <- runtest
-    assert "tests/cases_above.json" not in tests and "tests/data/notes.txt" not in tests
+    assert not {"tests/cases_above.json", "tests/data/notes.txt", "tests/data/other.json"} & set(tests)
     assert "tests/test_chain.py::test_api" in tests
 
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
@@ -331,6 +332,7 @@ def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tm
     git(repo, "checkout", "pkg/store.py")
     write(repo, "tests/data/cases_api.json", "[[1, 3]]\n")  # a data file that changes runs itself
     write(repo, "tests/data/notes.txt", "still not collected\n")
+    write(repo, "tests/data/other.json", "[]\n")
     assert selected(review(capsys, repo)) == {"tests/data/cases_api.json": (0, "changed")}
 
 
@@ -344,6 +346,8 @@ DOCTESTED = {
         "class Box:\n    def __init__(self, v):\n        self.v = v\n\n"
         "    def __lt__(self, other):\n        return self.v < other.v\n"
     ),
+    # src/ is no package: pytest names helpers.py `helpers` or `src.helpers` by its import mode, so its file is listed
+    "src/helpers.py": "from calc import add\n\n\ndef double(x):\n    \"\"\"Twice.\n\n    >>> double(2)\n    4\n    \"\"\"\n    return add(x, x)\n",
     "docs/usage.rst": "Usage\n=====\n\n>>> from calc import add\n>>> add(2, 2)\n4\n",
     "docs/boxes.rst": "Boxes\n\n>>> from calc import Box\n>>> Box(1) < Box(2)\nTrue\n",
     "docs/plain.rst": "Nothing of ours\n\n>>> 1 + 1\n2\n",
@@ -360,14 +364,18 @@ def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tm
 
     edit(repo, "src/calc/core.py", "return int(x)", "return int(x) + 0")  # _norm: add and sub reach it
     tests = selected(review(capsys, repo, "--db", db))
-    assert tests == {"src/calc/core.py::calc.core.add": (2, "doctest"), "docs/usage.rst": (2, "doctest")}
+    assert tests == {
+        "src/calc/core.py::calc.core.add": (2, "doctest"),
+        "src/helpers.py": (3, "doctest"),
+        "docs/usage.rst": (2, "doctest"),
+    }
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
-    assert code == 0 and sorted(out.split()) == ["docs/usage.rst", "src/calc/core.py::calc.core.add"]
+    assert code == 0 and sorted(out.split()) == ["docs/usage.rst", "src/calc/core.py::calc.core.add", "src/helpers.py"]
     ran = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *out.split()],
         cwd=repo, capture_output=True, text=True, check=False,
     )
-    assert ran.returncode == 0 and "2 passed" in ran.stdout, ran.stdout + ran.stderr
+    assert ran.returncode == 0 and "3 passed" in ran.stdout, ran.stdout + ran.stderr
 
     git(repo, "checkout", "src/calc/core.py")
     edit(repo, "src/calc/core.py", "return self.v < other.v", "return other.v > self.v")  # `<` in boxes.rst

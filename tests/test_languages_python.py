@@ -203,22 +203,33 @@ def test_run():
     assert spawns == [("__main__", "pkg.cli", "test_run"), ("__main__", "tools/gen.py", "test_run")]
 
 
-def test_a_collect_file_hook_records_the_file_patterns_it_compares_paths_with() -> None:
+def test_a_collect_file_hook_records_the_file_name_tests_it_makes() -> None:
     src = b"""import pytest
 
 def pytest_collect_file(file_path, parent):
     if file_path.suffix == ".yaml" and file_path.name.startswith("test"):
         return YamlFile.from_parent(parent, path=file_path)
-    if fnmatch.fnmatch(file_path.name, 'case_*.txt'):
+    if fnmatch.fnmatch(file_path.name, 'case_*.txt') or file_path.ext in (".yml", ".json"):
         raise ValueError("not a case file: see docs/cases.md")
+    if file_path.name == "cases.toml" or str(file_path).endswith("_spec.json"):
+        return None
 
 def other_hook(path):
     return path.endswith(".json")
 """
     result = parse(src, "tests/conftest.py", "python")
-    collects = [(r.name, r.scope) for r in result.references if r.kind == "collects"]
-    # a prefix, a message and another function's literal are no file patterns
-    assert sorted(collects) == [(".yaml", "pytest_collect_file"), ("case_*.txt", "pytest_collect_file")]
+    collects = sorted((r.name, r.receiver) for r in result.references if r.kind == "collects")
+    # the message and another function's literal are no name tests
+    assert collects == [
+        (".json", "suffix"),
+        (".yaml", "suffix"),
+        (".yml", "suffix"),
+        ("_spec.json", "suffix"),
+        ("case_*.txt", "glob"),
+        ("cases.toml", "name"),
+        ("test", "prefix"),
+    ]
+    assert {r.scope for r in result.references if r.kind == "collects"} == {"pytest_collect_file"}
 
 
 def test_facts_of_alternatives_tuples_generators_and_calls_of_self() -> None:

@@ -763,19 +763,48 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
 
 
 def _collected_patterns(body: Any, source: bytes) -> list[Item]:
-    """``collects`` items of a ``pytest_collect_file`` hook's body: the string literals that look like a file
-    name pattern (``".yaml"``, ``"_test.json"``, ``"test*.txt"``): no spaces, no folder, a dot or a wildcard."""
+    """``collects_<how>`` items of a ``pytest_collect_file`` hook's body: the string literals it tests file
+    names with, and how: ``prefix`` (``name.startswith("test")``), ``suffix`` (``path.suffix == ".yaml"``,
+    ``path.ext in (".yml", ".yaml")``, ``name.endswith("_test.json")``), ``name`` (``path.name == "cases.txt"``)
+    or ``glob`` (``fnmatch(name, "test*.txt")``, ``path.match(...)``). Other literals (messages) are left out."""
     out: list[Item] = []
     stack = [body]
     while stack:
         node = stack.pop()
         if node.type == "string":
             text = _string_value(node, source)
-            if text and len(text) <= 100 and ("." in text or "*" in text) and not any(c.isspace() or c == "/" for c in text):
-                out.append(("collects", node, None))
+            how = _name_test(node, source) if text and len(text) <= 100 and "/" not in text else None
+            if how is not None:
+                out.append((f"collects_{how}", node, None))
             continue
         stack.extend(node.named_children)
     return out
+
+
+#: what a comparison with an attribute of a path tests (``path.suffix == ".yaml"``)
+_PATH_PARTS = {"suffix": "suffix", "ext": "suffix", "name": "name", "basename": "name"}
+#: what a method called with the literal tests
+_NAME_METHODS = {"startswith": "prefix", "endswith": "suffix", "fnmatch": "glob", "fnmatchcase": "glob", "match": "glob"}
+
+
+def _name_test(string: Any, source: bytes) -> str | None:
+    """How the file name test a string literal is part of uses it, or None when it is part of none."""
+    node = string
+    parent = node.parent
+    if parent is not None and parent.type in ("tuple", "list", "set"):  # `path.ext in (".yml", ".yaml")`
+        node, parent = parent, parent.parent
+    if parent is None:
+        return None
+    if parent.type == "argument_list" and parent.parent is not None and parent.parent.type == "call":
+        function = parent.parent.child_by_field_name("function")
+        called = _text(function, source).rpartition(".")[2] if function is not None else ""
+        return _NAME_METHODS.get(called)
+    if parent.type == "comparison_operator":
+        others = [c for c in parent.named_children if c.start_byte != node.start_byte]  # (a new object per visit)
+        if len(others) == 1 and others[0].type == "attribute":
+            attribute = others[0].child_by_field_name("attribute")
+            return _PATH_PARTS.get(_text(attribute, source))
+    return None
 
 
 def _string_value(node: Any, source: bytes) -> str | None:
@@ -1105,8 +1134,8 @@ def finalize(result: ParseResult) -> None:
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
-        if r.kind == "collects":  # a file name pattern, unquoted
-            refs.append(Reference("collects", r.name[1:-1], "", r.line, r.scope, None, ()))
+        if r.kind.startswith("collects_"):  # a file name test: the literal, unquoted, and how it is used
+            refs.append(Reference("collects", r.name[1:-1], r.kind[9:], r.line, r.scope, None, ()))
             continue
         if r.kind == "spawn":  # the module a command line runs: its `__main__` scope (or its __main__.py) is called
             refs.append(Reference("spawn", MAIN_SCOPE, r.name[1:-1].removeprefix("./"), r.line, r.scope, None, ()))
