@@ -155,7 +155,7 @@ def _tests(args: argparse.Namespace) -> int:
         return 0
     # pytest ids: a Python test's, or a file pytest collects tests from that is not Python (a conftest hook's
     # data file, a doctest text file: run whole)
-    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason in ("collected", "doctest", "changed"))}
+    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason in ("collected", "doctest", "changed", "unparsed"))}
     ids = sorted(_runnable(pytest_ids, root))
     if not ids:
         if args.none_marker:

@@ -35,7 +35,7 @@ from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import CrgError
-from .languages import language_for_path
+from .languages import hooks_for, language_for_path
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol
 from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
@@ -2166,26 +2166,51 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
     examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
     if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
+    _add_naming_files(hits, _reached_names(graph, reached), examples, "doctest")
+
+
+def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
+    """Test files over the size limit are not parsed, so the walk cannot reach their tests: such a file is
+    selected whole when its text names a reached function, class or method, as a doctest text file is
+    (reason ``unparsed``)."""
+    rows = graph.conn.execute("SELECT path, language FROM files WHERE status = 'skipped:too-large'").fetchall()
+    tests = [str(p) for p, lang in rows if lang and hooks_for(lang).is_test_file(p)]
+    if not tests or graph.files is None or not reached:
+        return
+    texts = {path: set(_WORD.findall((graph.files.read_tracked(path) or b"").decode("utf-8", "replace"))) for path in tests}
+    _add_naming_files(hits, _reached_names(graph, reached), texts, "unparsed")
+
+
+def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> dict[str, tuple[int, int]]:
+    """Name → (depth, sources) of the reached functions, classes and methods; a special method is named by its
+    class (`a < b` runs ``__lt__``)."""
     nodes = graph.nodes(reached)
     parents = graph.nodes(n.parent_id for n in nodes.values() if n.parent_id is not None and _is_special(n.name))
-    named: dict[str, tuple[int, int]] = {}  # name → (depth, sources) of the reached definitions it names
+    named: dict[str, tuple[int, int]] = {}
     for sid, n in nodes.items():
         if n.kind not in _FUNCTION_KINDS and n.kind not in _CLASS_KINDS:
             continue
         name = n.name
-        if n.name.startswith("__") and n.parent_id in parents:  # `a < b` in an example: the class is named
+        if n.name.startswith("__") and n.parent_id in parents:
             name = parents[n.parent_id].name
         depth, _, bits = reached[sid]
         old = named.get(name)
         named[name] = (min(depth, old[0]), old[1] | bits) if old else (depth, bits)
-    for path, words in examples.items():
+    return named
+
+
+def _add_naming_files(
+    hits: dict[str, TestHit], named: dict[str, tuple[int, int]], words_by_path: dict[str, set[str]], reason: str
+) -> None:
+    """Each file whose words name reached code, as a test run whole (one depth below the nearest named)."""
+    for path, words in words_by_path.items():
         found = [named[w] for w in words if w in named]
         if found:
-            node = _file_test(path)
             bits = 0
             for _, b in found:
                 bits |= b
-            hits.setdefault(f"{path}::", TestHit(node, "", min(d for d, _ in found) + 1, "doctest", bits, nodeid=path))
+            test = TestHit(_file_test(path), "", min(d for d, _ in found) + 1, reason, bits, nodeid=path)
+            hits.setdefault(f"{path}::", test)
 
 
 def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
@@ -2789,6 +2814,7 @@ def _analyze(
     hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked)
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked)
+    add_unparsed_tests(graph, hits, walked)
     for path in sorted(touched.other_paths):  # changed test files that are not Python
         if graph.collects_tests(path):
             node = _file_test(path)

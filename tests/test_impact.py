@@ -387,6 +387,21 @@ def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tm
     assert selected(review(capsys, repo, "--db", db)) == {"docs/plain.rst": (0, "changed")}
 
 
+def test_a_test_file_over_the_size_limit_is_selected_whole_when_it_names_reached_code(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pyproject.toml", "[tool.crg-review]\nsize-limit = 2000\n")
+    padding = "".join(f"\n\ndef test_case_{i}():\n    assert CASES[{i}] == {i}\n" for i in range(80))
+    write(repo, "tests/test_big_api.py", "from pkg.core import api\n\nCASES = list(range(80))\n" + padding)
+    write(repo, "tests/test_big_other.py", "from pkg.store import connect\n\nCASES = list(range(80))\n" + padding)
+    commit(repo, "generated tests")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf <- mid <- top <- api
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_big_api.py"] == (4, "unparsed")
+    assert "tests/test_big_other.py" not in tests  # it names nothing the change reaches
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/test_big_api.py" in out.split()
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
