@@ -292,6 +292,7 @@ class Graph:
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
+        self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
@@ -1113,18 +1114,37 @@ class Graph:
         return out
 
     def framework_hook(self, method: Node) -> bool:
-        """Whether only a base class from outside the repository can call ``method``: a Python method that
-        nothing in the repository calls, names or overrides, of a class deriving (itself or through its
-        in-repo bases) from a class the index does not have (``TextWrapper._wrap_chunks``, ``Thread.run``,
-        ``JSONEncoder.default``). That base's own methods call it on the instances, so the calls of and
-        references to the class stand for its callers (:meth:`constructed_via`)."""
+        """Whether only code that dispatches on the object can call ``method``: a Python method that nothing
+        in the repository calls, names or overrides, of a class deriving (itself or through its in-repo
+        bases) from a class the index does not have (``TextWrapper._wrap_chunks``, ``Thread.run``,
+        ``JSONEncoder.default``: that base's own methods call it on the instances), or whose name the
+        repository calls on objects of unknown type among too many classes to guess (:meth:`_dispatched_by_name`).
+        The calls of and references to the class stand for its callers (:meth:`constructed_via`)."""
         if method.kind != "method" or method.parent_id is None or method.language != "python":
             return False
         if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
             return False
         if self.incoming([method.id])[method.id] or self.base_methods(method):
             return False
-        return any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases")))
+        if any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+            return True
+        return self._dispatched_by_name(method.name)
+
+    def _dispatched_by_name(self, name: str) -> bool:
+        """Whether the repository calls a method of this name on objects of unknown type with too many
+        definitions to guess from (``spec.glomit(target, scope)`` with thirty classes defining ``glomit``): a
+        protocol of its own, whose implementations run for the objects made from their classes."""
+        found = self._protocols.get(name)
+        if found is None:
+            found = self._protocols[name] = (
+                self.conn.execute(
+                    "SELECT 1 FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
+                    " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous' LIMIT 1",
+                    (name,),
+                ).fetchone()
+                is not None
+            )
+        return found
 
     def _has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""

@@ -402,6 +402,26 @@ def test_a_test_file_over_the_size_limit_is_selected_whole_when_it_names_reached
     assert code == 0 and "tests/test_big_api.py" in out.split()
 
 
+def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_users_of_its_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    ops = "".join(f"\n\nclass Op{i}:\n    def apply(self, target):\n        return target + {i}\n" for i in range(20))
+    write(repo, "pkg/ops.py", ops.lstrip())
+    write(repo, "pkg/engine.py", "def run(target, spec):\n    return spec.apply(target)  # any Op: too many to guess\n")
+    write(
+        repo,
+        "tests/test_ops.py",
+        "from pkg.engine import run\nfrom pkg.ops import Op3, Op5\n\n\n"
+        "def test_op3():\n    assert run(1, Op3()) == 4\n\n\ndef test_op5():\n    assert run(1, Op5()) == 6\n",
+    )
+    commit(repo, "a protocol of its own")
+    edit(repo, "pkg/ops.py", "return target + 3", "return target + 3 + 0")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_ops.py::test_op3" in tests
+    assert "tests/test_ops.py::test_op5" not in tests  # it makes no Op3
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
