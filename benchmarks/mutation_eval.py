@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fetch import CACHE_DIR, fetch_sdist, git, make_git_repo
-from trace_callgraph import is_test_file, nested_blocks
+from trace_callgraph import is_test_file, nested_blocks, own_config
 
 DEFAULT_PROJECTS = ("click==8.1.7", "itsdangerous==2.2.0")
 MUTANT_STATEMENT = 'raise RuntimeError("crg-review mutant")'
@@ -288,30 +288,6 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
             old = outcomes.get(nodeid, "passed")
             outcomes[nodeid] = max(old, record["outcome"], key=rank.__getitem__)
     return Suite(outcomes, errors, seconds, timed_out)
-
-
-#: where pytest reads its settings from, and the section it looks for there
-PYTEST_CONFIGS = (
-    ("pytest.ini", ""),
-    (".pytest.ini", ""),
-    ("pyproject.toml", "[tool.pytest.ini_options]"),
-    ("pyproject.toml", "[tool.pytest]"),  # pytest 9's native TOML table
-    ("tox.ini", "[pytest]"),
-    ("setup.cfg", "[tool:pytest]"),
-)
-
-
-def own_config(repo: Path, scratch: Path) -> list[str]:
-    """pytest arguments that keep a project without pytest settings from picking up those of a folder
-    above it (this repository's pyproject.toml, say): an empty ini file and the repo as rootdir."""
-    for name, section in PYTEST_CONFIGS:
-        path = repo / name
-        if path.is_file() and section in path.read_text(encoding="utf-8", errors="replace"):
-            return []
-    empty = scratch / "empty-pytest.ini"
-    if not empty.exists():
-        empty.write_text("[pytest]\n", encoding="utf-8")
-    return ["-c", str(empty), "--rootdir", str(repo)]
 
 
 def repo_nodeid(nodeid: str, rootdir: Path, repo: Path) -> str:

@@ -129,10 +129,35 @@ def prepare_venv(name: str, tree: Path, extra: Sequence[str]) -> Path:
     return py
 
 
+#: where pytest reads its settings from, and the section it looks for there
+PYTEST_CONFIGS = (
+    ("pytest.ini", ""),
+    (".pytest.ini", ""),
+    ("pyproject.toml", "[tool.pytest.ini_options]"),
+    ("pyproject.toml", "[tool.pytest]"),  # pytest 9's native TOML table
+    ("tox.ini", "[pytest]"),
+    ("setup.cfg", "[tool:pytest]"),
+)
+
+
+def own_config(repo: Path, scratch: Path) -> list[str]:
+    """pytest arguments that keep a project without pytest settings from picking up those of a folder
+    above it (this repository's pyproject.toml, say): an empty ini file and the repo as rootdir."""
+    for name, section in PYTEST_CONFIGS:
+        path = repo / name
+        if path.is_file() and section in path.read_text(encoding="utf-8", errors="replace"):
+            return []
+    empty = scratch / "empty-pytest.ini"
+    if not empty.exists():
+        empty.write_text("[pytest]\n", encoding="utf-8")
+    return ["-c", str(empty), "--rootdir", str(repo)]
+
+
 def run_pytest(py: Path, tree: Path, pytest_args: Sequence[str], raw: Path | None) -> tuple[float, int]:
     """Run the suite (traced when raw is given); return (wall seconds, pytest exit code)."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args]
+    # a project without pytest settings would pick up those of a folder above it (this repository's)
+    cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *own_config(tree, CACHE_DIR), *pytest_args]
     if raw is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
         env["CRG_TRACE_ROOT"], env["CRG_TRACE_OUT"] = str(tree), str(raw)
