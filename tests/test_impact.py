@@ -422,6 +422,22 @@ def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_
     assert "tests/test_ops.py::test_op5" not in tests  # it makes no Op3
 
 
+def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_lazy.py",
+        "import pytest\nfrom pytest_lazy_fixtures import lf\n\n\n"
+        "@pytest.mark.parametrize('value', [lf('db'), lf('db.rows')])\ndef test_lazy(value):\n    assert value\n\n\n"
+        "@pytest.mark.parametrize('value', [1, 2])\ndef test_plain(value):\n    assert value\n",
+    )
+    commit(repo, "lazy fixtures")
+    edit(repo, "pkg/store.py", '{"rows": []}', '{"rows": [1]}')  # make_db, which the fixture db returns
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_lazy.py::test_lazy"] == (2, "fixture")
+    assert "tests/test_lazy.py::test_plain" not in tests
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -284,6 +284,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
         return []
     out: list[Item] = [("call", function, args)]
     out.extend(_callbacks(function, args, source))
+    lazy = _lazy_fixture(function, args, source)
+    if lazy is not None:  # `lf("table")` in a parametrize: the test takes the fixture `table`
+        out.append(("lazyfixture", lazy, None))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
@@ -762,6 +765,18 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+#: pytest-lazy-fixture(s): a fixture named by a string, given as a parametrize value
+_LAZY_FIXTURES = frozenset(("lf", "lazy_fixture", "lazy_fixtures"))
+
+
+def _lazy_fixture(function: Any, args: Any, source: bytes) -> Any:
+    """The string naming a fixture in ``lf("name")`` / ``pytest.lazy_fixture("name")``, else None."""
+    if _text(function, source).rpartition(".")[2] not in _LAZY_FIXTURES or args.named_child_count != 1:
+        return None
+    arg = _named_child(args, 0)
+    return arg if arg.type == "string" and _string_value(arg, source) else None
+
+
 def _collected_patterns(body: Any, source: bytes) -> list[Item]:
     """``collects_<how>`` items of a ``pytest_collect_file`` hook's body: the string literals it tests file
     names with, and how: ``prefix`` (``name.startswith("test")``), ``suffix`` (``path.suffix == ".yaml"``,
@@ -1133,6 +1148,11 @@ def finalize(result: ParseResult) -> None:
             if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
+        if r.kind == "lazyfixture":  # `lf("table.rows")`: the fixture `table`
+            name = r.name[1:-1].partition(".")[0]
+            if name.isidentifier():
+                refs.append(Reference("fixture", name, "", r.line, r.scope, None, ()))
             continue
         if r.kind.startswith("collects_"):  # a file name test: the literal, unquoted, and how it is used
             refs.append(Reference("collects", r.name[1:-1], r.kind[9:], r.line, r.scope, None, ()))
