@@ -139,6 +139,8 @@ _FUNCTION_KINDS = frozenset(("function", "method"))
 #: the pytest hook that collects tests from files that are not Python, and its collector classes' bases
 COLLECT_HOOK = "pytest_collect_file"
 _COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
+#: module-level functions Python calls on a module object (PEP 562)
+_MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
@@ -1911,6 +1913,12 @@ def walk_tests(
                 edges += _made_for_tests(graph, node) + graph.copied_by(node) + graph.closure_maker(node)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
                     edges += graph.receiver_guesses(node)
+            if node.name in _MODULE_HOOKS and node.kind == "function" and node.language == "python":
+                module = graph.module_symbol(node.file_id)
+                if module is not None and node.parent_id == module:
+                    # a module's own __getattr__ (PEP 562) runs for any name the module lacks, which code that
+                    # imports it probes without naming (hasattr, inspect, pytest's collection): as if on import
+                    edges = [*edges, EdgeIn(module, dst, "call", 1.0, "import-time", node.start_line)]
             if not edges:
                 continue
             missing = [e.src for e in edges if e.src not in cache]

@@ -438,6 +438,16 @@ def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_t
     assert "tests/test_lazy.py::test_plain" not in tests
 
 
+def test_a_module_getattr_runs_for_every_importer_of_its_module(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/compat.py", "import warnings\n\n\ndef deprecated_name(name):\n    raise AttributeError(name)\n")
+    write(repo, "pkg/__init__.py", "from .compat import deprecated_name\n\n\ndef __getattr__(name):\n    return deprecated_name(name)\n")
+    commit(repo, "a module __getattr__ (PEP 562)")
+    edit(repo, "pkg/compat.py", "raise AttributeError(name)", "raise AttributeError(f'{name}')")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_other.py::test_unrelated" in tests  # `from pkg import core`: pytest may probe pkg.__test__
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
