@@ -448,6 +448,27 @@ def test_a_module_getattr_runs_for_every_importer_of_its_module(tmp_path: Path, 
     assert "tests/test_other.py::test_unrelated" in tests  # `from pkg import core`: pytest may probe pkg.__test__
 
 
+def test_a_bound_method_a_function_returns_runs_for_whoever_calls_what_it_returns(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/validate.py",
+        "class Any:\n    def __init__(self, *options):\n        self.options = options\n\n"
+        "    def compile(self):\n        return self._run\n\n"
+        "    def _run(self, value):\n        return value in self.options\n",
+    )
+    # another module, which cannot see what compile returns
+    write(repo, "pkg/checker.py", "def check(rule, value):\n    compiled = rule.compile()\n    return compiled(value)\n")
+    write(
+        repo,
+        "tests/test_checks.py",  # no test_validate.py: that name alone would select it (convention)
+        "from pkg.checker import check\nfrom pkg.validate import Any\n\n\ndef test_any():\n    assert check(Any(1, 2), 1)\n",
+    )
+    commit(repo, "validators compiled to bound methods")
+    edit(repo, "pkg/validate.py", "return value in self.options", "return value in tuple(self.options)")
+    assert selected(review(capsys, repo))["tests/test_checks.py::test_any"] == (3, "graph")
+
+
 def test_a_call_on_a_library_object_is_no_guessed_caller_of_a_method_of_the_same_name(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -40,6 +40,8 @@
 (tuple (attribute) @expand.ref)
 (pair value: (attribute) @expand.ref)
 (return_statement (identifier) @name) @reference.ref
+; `return self._run`: a bound method handed out, called by whoever calls what the function returns
+(return_statement (attribute) @expand.ref)
 
 ; `getattr(obj, "name")` and `getattr(self, f"visit_{...}")`: a member looked up by its name or by a literal
 ; prefix (visitor dispatch); `getattr(...)(...)` calls it (made in finalize): in expand.call; a name built before
