@@ -1126,11 +1126,15 @@ class Graph:
             return False
         if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
             return False
-        if self.incoming([method.id])[method.id] or self.base_methods(method):
+        if self.base_methods(method):
             return False
-        if any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+        incoming = self.incoming([method.id])[method.id]
+        if not incoming and any(
+            self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
+        ):
             return True
-        return self._dispatched_by_name(method.name)
+        # a protocol method may also be reached from a base's `self.m()` (dispatch): that is one of its callers, not all
+        return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
 
     def _dispatched_by_name(self, name: str) -> bool:
         """Whether the repository calls a method of this name on objects of unknown type with too many

@@ -406,8 +406,10 @@ def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_
     tmp_path: Path, capsys: Any
 ) -> None:
     repo = project(tmp_path)
-    ops = "".join(f"\n\nclass Op{i}:\n    def apply(self, target):\n        return target + {i}\n" for i in range(20))
-    write(repo, "pkg/ops.py", ops.lstrip())
+    ops = "".join(f"\n\nclass Op{i}(Op):\n    def apply(self, target):\n        return target + {i}\n" for i in range(20))
+    # the base's own `self.apply(...)` reaches every override too (dispatch): one caller among others
+    base = "class Op:\n    def twice(self, target):\n        return self.apply(self.apply(target))\n"
+    write(repo, "pkg/ops.py", base + ops)
     write(repo, "pkg/engine.py", "def run(target, spec):\n    return spec.apply(target)  # any Op: too many to guess\n")
     write(
         repo,
