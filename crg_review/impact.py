@@ -1126,14 +1126,14 @@ class Graph:
             return False
         if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
             return False
-        if self.base_methods(method):
-            return False
         incoming = self.incoming([method.id])[method.id]
-        if not incoming and any(
+        overrides = bool(self.base_methods(method))
+        if not incoming and not overrides and any(
             self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
         ):
             return True
-        # a protocol method may also be reached from a base's `self.m()` (dispatch): that is one of its callers, not all
+        # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
+        # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
 
     def _dispatched_by_name(self, name: str) -> bool:

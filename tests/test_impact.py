@@ -406,10 +406,14 @@ def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_
     tmp_path: Path, capsys: Any
 ) -> None:
     repo = project(tmp_path)
-    ops = "".join(f"\n\nclass Op{i}(Op):\n    def apply(self, target):\n        return target + {i}\n" for i in range(20))
-    # the base's own `self.apply(...)` reaches every override too (dispatch): one caller among others
-    base = "class Op:\n    def twice(self, target):\n        return self.apply(self.apply(target))\n"
-    write(repo, "pkg/ops.py", base + ops)
+    # four families of five, each with an abstract `apply` its base's own `self.apply(...)` dispatches to
+    ops = "".join(
+        f"\n\nclass Base{f}:\n    def apply(self, target):\n        raise NotImplementedError\n\n"
+        f"    def twice(self, target):\n        return self.apply(self.apply(target))\n"
+        + "".join(f"\n\nclass Op{f * 5 + i}(Base{f}):\n    def apply(self, target):\n        return target + {f * 5 + i}\n" for i in range(5))
+        for f in range(4)
+    )
+    write(repo, "pkg/ops.py", ops.lstrip())
     write(repo, "pkg/engine.py", "def run(target, spec):\n    return spec.apply(target)  # any Op: too many to guess\n")
     write(
         repo,
