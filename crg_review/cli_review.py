@@ -16,6 +16,7 @@ from typing import Any
 
 from . import cli
 from .errors import ConfigError
+from .languages import language_for_path
 
 _FORMATS = ("text", "markdown", "json", "sarif")
 
@@ -153,9 +154,9 @@ def _tests(args: argparse.Namespace) -> int:
         # pytest without ids runs the whole suite (its configured testpaths): exactly what is wanted
         print(f"crg-review: every test is selected: {review.select_all}", file=sys.stderr)
         return 0
-    # pytest ids: a Python test's, or a file pytest collects tests from that is not Python (a conftest hook's
-    # data file, a doctest text file: run whole)
-    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and ("::" in t.nodeid or t.reason in ("collected", "doctest", "changed", "unparsed"))}
+    # pytest's ids: a Python test's or file's, or a file of no language it collects tests from (a conftest hook's
+    # data file, a doctest text file), run whole; other languages' tests are run by their own runners
+    pytest_ids = {t.nodeid for t in review.tests if t.nodeid and language_for_path(t.file) in ("python", None)}
     ids = sorted(_runnable(pytest_ids, root))
     if not ids:
         if args.none_marker:

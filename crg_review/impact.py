@@ -1240,16 +1240,11 @@ class Graph:
     def collected_files(self, node: Node) -> list[str]:
         """The files that are not Python whose tests a conftest's ``pytest_collect_file`` hook collects, when
         ``node`` is that hook or a method of a collector class of the same conftest (a subclass of pytest's
-        ``Item`` or ``File``, which run those tests): tracked files below the conftest whose name ends with a
-        pattern the hook compares paths with (``".yaml"``; a superset: other conditions are not read)."""
+        ``Item`` or ``File``, which run those tests): tracked files below the conftest whose name passes the
+        hook's literal name tests (:func:`_collected_name`)."""
         if node.language != "python" or posixpath.basename(node.path) != "conftest.py" or node.kind == "module":
             return []
-        tests = self._collected.get(node.file_id)
-        if tests is None:
-            rows = self.conn.execute(
-                "SELECT DISTINCT name, receiver FROM refs WHERE file_id=? AND kind='collects'", (node.file_id,)
-            )
-            tests = self._collected[node.file_id] = tuple(sorted((r[0], r[1]) for r in rows))
+        tests = self._hook_tests(node.file_id)
         if not tests:
             return []
         classes = self._collector_classes.get(node.file_id)
@@ -1278,20 +1273,21 @@ class Graph:
             settings is not None
             and settings.configured
             and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
-            and (not settings.testpaths or any(path.startswith(p + "/") for p in settings.testpaths))
+            and settings.collects_from(path)
         ):
             return True
         folders = path.split("/")[:-1]
         conftests = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders) + 1)]
-        rows = self.conn.execute(
-            "SELECT r.file_id, r.name, r.receiver FROM refs r JOIN files f ON f.id = r.file_id"
-            f" WHERE r.kind = 'collects' AND f.path IN ({_in(conftests)})",
-            conftests,
-        )
-        by_file: dict[int, list[tuple[str, str]]] = {}
-        for fid, literal, how in rows:
-            by_file.setdefault(fid, []).append((literal, how))
-        return any(_collected_name(tuple(tests), name) for tests in by_file.values())
+        rows = self.conn.execute(f"SELECT id FROM files WHERE path IN ({_in(conftests)})", conftests)
+        return any(_collected_name(self._hook_tests(fid), name) for (fid,) in rows)
+
+    def _hook_tests(self, file_id: int) -> tuple[tuple[str, str], ...]:
+        """The (literal, how) file name tests of the ``pytest_collect_file`` hook of a conftest (none: no hook)."""
+        tests = self._collected.get(file_id)
+        if tests is None:
+            rows = self.conn.execute("SELECT DISTINCT name, receiver FROM refs WHERE file_id=? AND kind='collects'", (file_id,))
+            tests = self._collected[file_id] = tuple(sorted((r[0], r[1]) for r in rows))
+        return tests
 
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
@@ -1885,7 +1881,7 @@ def walk_tests(
                 window.found(below, depth + 1)
             collected = graph.collected_files(node) if below and node.in_test_file else []
             for path in collected:  # tests a conftest collects from data files, which run this collector
-                _add_hit(hits, node._replace(path=path, language="", qualname=""), "", depth + 1, "collected", below)
+                _add_hit(hits, _file_test(path), "", depth + 1, "collected", below)
             if collected:
                 window.found(below, depth + 1)
             bits &= window.open_at(depth + 1)
@@ -2175,12 +2171,9 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
     if settings is None or not reached:
         return
 
-    def collected(path: str) -> bool:
-        return not settings.testpaths or any(path == p or path.startswith(p + "/") for p in settings.testpaths)
-
     if settings.modules:
         for node in graph.with_examples(reached):
-            if not collected(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
+            if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
                 continue
             module = graph.import_name(node.path)
             name = module if node.kind == "module" else f"{module}.{node.qualname}"

@@ -33,6 +33,10 @@ class DoctestSettings:
     testpaths: tuple[str, ...] = ()  # where a plain run collects (empty: the root)
     configured: bool = False  # a settings file has pytest's section (the repository uses pytest)
 
+    def collects_from(self, path: str) -> bool:
+        """Whether a plain ``pytest`` run collects from ``path`` (it is below ``testpaths``, or none is set)."""
+        return not self.testpaths or any(path == p or path.startswith(p + "/") for p in self.testpaths)
+
 
 def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
     """The doctest settings of the repository whose root files ``read`` returns (None: no such file).

@@ -124,6 +124,16 @@ def impacted(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {i["qualname"]: i for i in data["impacted"]}
 
 
+def run_pytest(repo: Path, ids: list[str]) -> str:
+    """Run the ids ``crg-review tests`` printed with real pytest in ``repo``; its summary (``3 passed``)."""
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ids],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    return ran.stdout.strip().splitlines()[-1].split(" in ")[0]
+
+
 def rules(data: dict[str, Any]) -> list[tuple[str, str, int]]:
     return [(f["rule"], f["file"], f["line"]) for f in data["findings"]]
 
@@ -320,11 +330,7 @@ def test_tests_a_conftest_hook_collects_from_data_files_are_selected_as_files(tm
 
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
     assert code == 0 and "tests/data/cases_api.json" in out.split()
-    ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *out.split()],
-        cwd=repo, capture_output=True, text=True, check=False,
-    )
-    assert ran.returncode == 0 and "3 passed" in ran.stdout, ran.stdout + ran.stderr  # two cases and test_api
+    assert run_pytest(repo, out.split()) == "3 passed"  # two cases and test_api
 
     git(repo, "checkout", "pkg/core.py")
     edit(repo, "pkg/store.py", "return None", "return 0")  # reset: no collector reaches it
@@ -371,11 +377,7 @@ def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tm
     }
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
     assert code == 0 and sorted(out.split()) == ["docs/usage.rst", "src/calc/core.py::calc.core.add", "src/helpers.py"]
-    ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *out.split()],
-        cwd=repo, capture_output=True, text=True, check=False,
-    )
-    assert ran.returncode == 0 and "3 passed" in ran.stdout, ran.stdout + ran.stderr
+    assert run_pytest(repo, out.split()) == "3 passed"
 
     git(repo, "checkout", "src/calc/core.py")
     edit(repo, "src/calc/core.py", "return self.v < other.v", "return other.v > self.v")  # `<` in boxes.rst
