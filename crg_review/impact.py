@@ -98,6 +98,9 @@ RECEIVER_GUESS_MAX_DEPTH = 1
 RECEIVER_GUESS_MAX_CLASSES = 50
 #: a method name used at more call sites than this is too common for the receiver guess
 RECEIVER_GUESS_MAX_REFS = 2000
+#: a method's name called on objects of unknown type at at most this many places that the resolver left
+#: ambiguous (more classes define it than it matches): those places are listed among its callers
+PROTOCOL_MAX_SITES = 30
 #: the test walk looks at its :class:`Deadline` before every this many nodes
 DEADLINE_CHECK_NODES = 256
 #: asked about more scopes than this at once, the family check reads every edge into the family instead
@@ -294,7 +297,7 @@ class Graph:
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
-        self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
+        self._protocols: dict[str, list[tuple[int, int]]] = {}  # method name → :meth:`_protocol_sites`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
@@ -1140,17 +1143,37 @@ class Graph:
         """Whether the repository calls a method of this name on objects of unknown type with too many
         definitions to guess from (``spec.glomit(target, scope)`` with thirty classes defining ``glomit``): a
         protocol of its own, whose implementations run for the objects made from their classes."""
+        return bool(self._protocol_sites(name))
+
+    def _protocol_sites(self, name: str) -> list[tuple[int, int]]:
+        """The (scope, line) of up to PROTOCOL_MAX_SITES + 1 calls ``x.<name>()`` that the resolver left
+        ambiguous, one per scope."""
         found = self._protocols.get(name)
         if found is None:
-            found = self._protocols[name] = (
-                self.conn.execute(
-                    "SELECT 1 FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
-                    " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous' LIMIT 1",
-                    (name,),
-                ).fetchone()
-                is not None
+            rows = self.conn.execute(
+                "SELECT r.scope_id, min(r.line) FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
+                " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
+                " GROUP BY r.scope_id ORDER BY r.scope_id LIMIT ?",
+                (name, PROTOCOL_MAX_SITES + 1),
             )
+            found = self._protocols[name] = [(int(scope), int(line)) for scope, line in rows]
         return found
+
+    def protocol_callers(self, method: Node) -> list[EdgeIn]:
+        """The scopes that call the method's name on objects of unknown type where more classes define it than
+        the resolver matches (:meth:`_dispatched_by_name`): each may run this implementation (``_glom`` calls
+        ``spec.glomit()``), with the confidence of a name match among that many. None when more than
+        PROTOCOL_MAX_SITES scopes do: a name that common says nothing of who calls which."""
+        if method.kind != "method" or _is_special(method.name):
+            return []
+        sites = self._protocol_sites(method.name)
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        (defined,) = self.conn.execute(
+            "SELECT count(*) FROM symbols WHERE name = ? AND kind = 'method'", (method.name,)
+        ).fetchone()
+        confidence = round(0.5 / max(int(defined), 1), 3)
+        return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
 
     def _has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
@@ -1735,6 +1758,8 @@ def walk_dependants(
                     for b in graph.base_methods(dst_node)
                 ]
                 edges += graph.receiver_guesses(dst_node) if d == 1 else []
+            if d == 1:
+                edges += graph.protocol_callers(dst_node)
             if kinds is None and d == 1:
                 edges += [
                     EdgeIn(o.id, dst, "override", OVERRIDE_CONFIDENCE, "override", o.start_line)

@@ -430,6 +430,36 @@ def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_
     assert "tests/test_ops.py::test_op5" not in tests  # it makes no Op3
 
 
+PROTOCOL_OPS = "".join(
+    f"\n\nclass Op{i}:\n    def apply(self, target):\n        return target + {i}\n" for i in range(20)
+).lstrip()
+
+
+def test_the_calls_by_name_of_a_method_among_too_many_classes_are_listed_among_its_callers(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/ops.py", PROTOCOL_OPS)
+    write(repo, "pkg/engine.py", "def run(target, spec):\n    return spec.apply(target)  # any of twenty Ops\n")
+    commit(repo, "a protocol of its own")
+    edit(repo, "pkg/ops.py", "return target + 3", "return target + 3 + 0")
+    data = review(capsys, repo)
+    run = impacted(data)["run"]
+    assert (run["file"], run["depth"], run["edge"]) == ("pkg/engine.py", 1, "call")
+    assert run["confidence"] == pytest.approx(0.5 / 20)  # a name match among twenty definitions
+    code, out, _ = run_cli(capsys, "callers", "pkg/ops.py::Op3.apply", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "pkg/engine.py:1 run  (depth 1, call" in out
+
+
+def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_callers(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/ops.py", PROTOCOL_OPS)
+    write(repo, "pkg/engine.py", "".join(f"def run{i}(target, spec):\n    return spec.apply(target)\n\n\n" for i in range(31)))
+    commit(repo, "thirty-one places call apply on objects of unknown type")
+    edit(repo, "pkg/ops.py", "return target + 3", "return target + 3 + 0")
+    assert not any(q.startswith("run") for q in impacted(review(capsys, repo)))
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
