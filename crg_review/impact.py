@@ -1110,7 +1110,13 @@ class Graph:
         calls = not special or hook or (method.name in _RUN_LATER and method.language == "python")
         out: list[EdgeIn] = []
         for cls, edges in self.incoming(classes).items():
-            found = [e for e in edges if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip]
+            # (a class given to a function that calls it, resolve's "passed": made there for whoever gives it, whose
+            # reference is among these edges; the function's other callers give other classes)
+            found = [
+                e
+                for e in edges
+                if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
+            ]
             if special and found:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name

@@ -944,6 +944,12 @@ class Resolver:
 
     # --- members ---------------------------------------------------------------------------------
 
+    def _constructors(self, sym: Sym) -> list[Sym]:
+        """What calling a class runs (its own or inherited ``__new__`` and ``__init__``); nothing for a function."""
+        if sym.kind not in _CLASS_KINDS:
+            return []
+        return [init for init in (self.member(sym.id, ctor) for ctor in _CONSTRUCTORS) if init is not None]
+
     def member(self, class_id: int, name: str, *, skip_self: bool = False) -> Sym | None:
         """Look ``name`` up in a class and its in-repo bases (breadth-first, declaration order)."""
         key = (class_id, name, skip_self)
@@ -1163,7 +1169,7 @@ class Resolver:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
                         # (a property given, `self.current`, is the value its getter returns: no function)
-                        if kind == "ref" and t.sym.kind in ("function", "method") and t.resolution != "name-match" and not _is_property(t.sym):
+                        if kind == "ref" and t.resolution != "name-match" and _callable_value(t.sym, language):
                             passed.append((scope.id, line, t))
                 continue
             if (
@@ -1204,11 +1210,9 @@ class Resolver:
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
                     for w in self._wrappers(fid, t.sym):
                         add(scope.id, Target(w, "wrapper", min(t.confidence, 0.9)), "call", line)
-                if t.sym.kind in _CLASS_KINDS and language == "python":
-                    for ctor in _CONSTRUCTORS:
-                        init = self.member(t.sym.id, ctor)
-                        if init is not None:
-                            add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+                if language == "python":
+                    for init in self._constructors(t.sym):
+                        add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
         # the function given is called by the function of this file it is given to (an argument at the line of the
         # call, or below the nearest call above it when none is at its line: a call over several lines; which parameter
@@ -1222,14 +1226,19 @@ class Resolver:
             at = line if line in lines else max((n for n in lines if line - _CALL_SPAN <= n < line), default=line)
             # (the nearest call above is a guess: a call nested in the arguments may be nearer)
             confidence = min(t.confidence, _PASSED_CONFIDENCE if at == line else _PASSED_BELOW_CONFIDENCE)
+            # a class given (`self.report(messages.UnusedImport, node)` where report calls `messageClass(...)`): the
+            # call makes an instance, which runs its constructor (given too: the other callers give other classes)
+            given = [Target(s, "passed", confidence) for s in [t.sym, *self._constructors(t.sym)]]
             for callee in called_at.get((src, at), ()):
                 if callee.id in calls_parameter and callee.id != t.sym.id:
-                    add(callee.id, Target(t.sym, "passed", confidence), "call", line)
+                    for g in given:
+                        add(callee.id, g, "call", line)
                 # `_StatsProperty('mean', _calc_mean)` where __init__ stores `self.func = func` and __get__ calls
                 # `self.func(obj)`: the method calling the attribute calls the function given
                 for user in self._calls_stored_parameter(fid, callee, rows) if language == "python" else ():
                     if user.id != t.sym.id:
-                        add(user.id, Target(t.sym, "passed", confidence), "call", line)
+                        for g in given:
+                            add(user.id, g, "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read
@@ -2083,6 +2092,14 @@ _INSERT_EDGE = (
     "INSERT INTO edges(src_id, dst_id, kind, file_id, dst_file_id, line, resolution, confidence, candidates)"
     " VALUES (?,?,?,?,?,?,?,?,?)"
 )
+
+
+def _callable_value(sym: Sym, language: str | None) -> bool:
+    """Whether a name given as a value may be called by whoever receives it: a function (not a property, whose
+    value is what its getter returns), or a Python class (calling it makes an instance)."""
+    if sym.kind in ("function", "method"):
+        return not _is_property(sym)
+    return sym.kind in _CLASS_KINDS and language == "python"
 
 
 def _is_property(s: Sym) -> bool:

@@ -460,6 +460,38 @@ def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_ca
     assert not any(q.startswith("run") for q in impacted(review(capsys, repo)))
 
 
+def test_a_class_given_to_a_function_that_makes_it_is_made_for_those_who_give_it(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/messages.py",
+        "class Message:\n    def __init__(self, name):\n        self.name = name\n\n\n"
+        "class Unused(Message):\n    def __init__(self, name):\n        super().__init__(name)\n        self.kind = 'unused'\n\n\n"
+        "class Undefined(Message):\n    pass\n",
+    )
+    write(
+        repo,
+        "pkg/checker.py",
+        "from pkg import messages\n\n\nclass Checker:\n    def __init__(self):\n        self.found = []\n\n"
+        "    def report(self, message_class, name):\n        self.found.append(message_class(name))\n\n"
+        "    def unused(self, name):\n        self.report(messages.Unused, name)\n\n"
+        "    def undefined(self, name):\n        self.report(messages.Undefined, name)\n",
+    )
+    write(
+        repo,
+        "tests/test_checker.py",
+        "from pkg.checker import Checker\n\n\ndef test_unused():\n    Checker().unused('x')\n\n\n"
+        "def test_undefined():\n    Checker().undefined('y')\n",
+    )
+    commit(repo, "messages made by the function they are given to")
+    edit(repo, "pkg/messages.py", "self.kind = 'unused'", "self.kind = 'unused!'")
+    data = review(capsys, repo)
+    assert impacted(data)["Checker.report"]["depth"] == 1  # it makes the instance
+    tests = selected(data)
+    assert "tests/test_checker.py::test_unused" in tests
+    assert "tests/test_checker.py::test_undefined" not in tests  # report makes the class it is given
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

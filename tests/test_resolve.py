@@ -1131,6 +1131,29 @@ def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Pa
     assert ("pkg/errors.py", "ParseError.__init__", "constructor") in found
 
 
+def test_a_class_given_to_a_method_that_calls_a_parameter_is_made_by_it(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "messages.py": "class Message:\n    def __init__(self, filename):\n        self.filename = filename\n\n\n"
+            "class Unused(Message):\n    def __init__(self, filename, name):\n        super().__init__(filename)\n"
+            "        self.name = name\n\n\n"
+            "class Undefined(Message):\n    pass\n",
+            "checker.py": "import messages\n\n\nclass Checker:\n    def __init__(self):\n        self.found = []\n\n"
+            "    def report(self, message_class, *args):\n        self.found.append(message_class('f.py', *args))\n\n"
+            "    def keep(self, message_class):\n        self.found.append(message_class)\n\n"
+            "    def unused(self, name):\n        self.report(messages.Unused, name)\n\n"
+            "    def undefined(self):\n        self.report(messages.Undefined)\n        self.keep(messages.Unused)\n",
+        },
+        tmp_path / "i.db",
+    )
+    made = calls(edges, "checker.py::Checker.report")
+    assert {("messages.py", "Unused", "passed"), ("messages.py", "Unused.__init__", "passed")} <= made
+    # a class without an __init__ of its own runs the one it inherits
+    assert {("messages.py", "Undefined", "passed"), ("messages.py", "Message.__init__", "passed")} <= made
+    assert calls(edges, "checker.py::Checker.keep") == set()  # it stores the class it is given, never calls it
+
+
 def test_a_function_given_to_a_function_of_the_file_that_calls_a_parameter_is_called_by_it(
     repo: Path, tmp_path: Path
 ) -> None:
