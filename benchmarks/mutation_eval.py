@@ -184,10 +184,13 @@ def mutable_functions(repo: Path) -> list[Function]:
             if len(body) < 2 or any(_decorator_name(d) == "overload" for d in node.decorator_list):
                 continue
             first, last = body[0], body[-1]
+            # a decorated definition starts at its first decorator (replacing it from its `def` line on would
+            # leave the decorator before the raise: a syntax error that fails every import of the module)
+            start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
             previous_end = node.body[0].end_lineno if first is not node.body[0] else node.lineno
-            if first.lineno <= (previous_end or 0) or first.col_offset <= node.col_offset:
+            if start <= (previous_end or 0) or first.col_offset <= node.col_offset:
                 continue  # a statement on the def or docstring line: no clean line range
-            out.append(Function(rel, qualname, first.lineno, last.end_lineno or last.lineno, first.col_offset))
+            out.append(Function(rel, qualname, start, last.end_lineno or last.lineno, first.col_offset))
     return out
 
 
