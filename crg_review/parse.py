@@ -60,6 +60,9 @@ class Definition:
     decorators: tuple[str, ...] = ()
     start: int = 0  # span in bytes (decorators included)
     end: int = 0
+    #: spans in bytes inside the definition that run where the definition runs, not when it is called
+    #: (Python's parameter default values): their references belong to the enclosing scope
+    outside: tuple[tuple[int, int], ...] = ()
 
 
 @cache
@@ -379,18 +382,24 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             for base_text, line in base_map.get(span_key, []):
                 result.bases.append(Base(symbol=owner, text=one_line(base_text, 200), line=line))
 
-    def scope_of(offset: int) -> str:
+    def scope_of(offset: int, inside: bool = False) -> str:
+        """The innermost definition around ``offset`` (``inside``: its spans evaluated outside it included)."""
         i = bisect.bisect_right(starts, offset) - 1
         d = ordered[i] if i >= 0 else None
-        while d is not None and not (d.start <= offset < d.end):
+        while d is not None and (
+            not (d.start <= offset < d.end) or (not inside and d.outside and any(a <= offset < b for a, b in d.outside))
+        ):
             d = d.parent
         return d.qualname if d is not None else MODULE_QUALNAME
 
     seen: set[tuple[Any, ...]] = set()
     references = result.references
     make_tuple = tuple.__new__  # Reference(...) without its Python-level __new__: half a million per django build
+    # references that say what a definition uses, wherever they are written (a fixture named in a decorator's
+    # arguments: `@pytest.mark.parametrize("v", [lf("db")])`)
+    inside_kinds: frozenset[str] = _hook(hooks, "USES_INSIDE", frozenset())
     for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=itemgetter(0, 1, 2)):
-        scope = scope_of(offset)
+        scope = scope_of(offset, kind in inside_kinds)
         if kind != "call":  # value uses are deduplicated per scope; every call site is kept
             k = (kind, name, receiver, scope)
             if k in seen:
@@ -417,10 +426,12 @@ def _nest(defs: list[Definition], hooks: ModuleType, source: bytes, sep: str) ->
     """Order definitions by position, link each to its innermost enclosing definition, name them."""
     span = _hook(hooks, "span", lambda n: n)
     decorators = _hook(hooks, "decorators", lambda n, s: ())
+    outside = _hook(hooks, "evaluated_outside", lambda n: ())
     for d in defs:
         outer = span(d.node)  # a node, or (start_byte, end_byte) when the span is several siblings
         d.start, d.end = outer if isinstance(outer, tuple) else (outer.start_byte, outer.end_byte)
         d.decorators = tuple(decorators(d.node, source))
+        d.outside = tuple(outside(d.node))
     defs.sort(key=lambda d: (d.start, -d.end))
     refine = _hook(hooks, "refine_kind", lambda d: d.kind)
     qualify = _hook(hooks, "qualify", lambda d, s: (d.parent.qualname + s + d.name) if d.parent else d.name)

@@ -492,6 +492,22 @@ def test_a_class_given_to_a_function_that_makes_it_is_made_for_those_who_give_it
     assert "tests/test_checker.py::test_undefined" not in tests  # report makes the class it is given
 
 
+def test_a_function_called_in_a_parameter_default_runs_when_its_module_is_imported(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/policy.py", "def default_policy():\n    return {'tries': 3}\n")
+    write(
+        repo,
+        "pkg/retrying.py",
+        "from pkg.policy import default_policy\n\n\nclass Retrying:\n"
+        "    def __init__(self, policy=default_policy()):\n        self.policy = policy\n",
+    )
+    write(repo, "tests/test_retrying.py", "from pkg import retrying\n\n\ndef test_module():\n    assert retrying\n")
+    commit(repo, "a default value made on import")
+    edit(repo, "pkg/policy.py", "{'tries': 3}", "{'tries': 4}")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_retrying.py::test_module" in tests  # importing pkg.retrying runs default_policy()
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -274,3 +274,27 @@ def numbers():
     assert {("unpack", "strings", "choose#0", "align"), ("unpack", "padfn", "choose#1", "align")} <= facts
     # one `yields` reference per generator function
     assert [(r.name, r.scope) for r in refs if r.kind == "yields"] == [("yield", "numbers")]
+
+
+def test_parameter_defaults_are_evaluated_where_the_def_runs() -> None:
+    source = (
+        b"class Retrying:\n"
+        b"    def __init__(self, retry=make_retry(), stop: int = limits.default(), n=3, key=lambda v: pick(v)):\n"
+        b"        self.retry = retry or make_retry()\n"
+    )
+    calls = {(r.name, r.scope) for r in parse(source, "m.py", "python").references if r.kind == "call"}
+    # once, when the class body runs (on import), not on each call of __init__
+    assert {("make_retry", "Retrying"), ("default", "Retrying")} <= calls
+    assert ("make_retry", "Retrying.__init__") in calls  # the call in the body
+    assert ("pick", "Retrying.__init__") in calls  # a lambda's body runs when it is called
+
+
+def test_decorator_arguments_are_evaluated_where_the_def_runs() -> None:
+    source = (
+        b"@retry(stop=stop_after(3))\ndef flaky():\n    return work()\n\n\n"
+        b"@pytest.mark.parametrize('v', [lf('db'), cases()])\ndef test_v(v):\n    assert v\n"
+    )
+    refs = {(r.kind, r.name, r.scope) for r in parse(source, "test_m.py", "python").references}
+    assert {("call", "stop_after", "<module>"), ("call", "cases", "<module>")} <= refs  # on import
+    assert {("call", "retry", "flaky"), ("call", "work", "flaky")} <= refs  # the decorator stays with its function
+    assert ("fixture", "db", "test_v") in refs  # a lazy fixture is one the test takes

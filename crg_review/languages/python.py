@@ -41,6 +41,34 @@ def span(node: Any) -> Any:
     return parent if parent is not None and parent.type == "decorated_definition" else node
 
 
+#: reference kinds that stay with the definition in spans evaluated outside it (:func:`evaluated_outside`): a lazy
+#: fixture in a decorator's arguments is a fixture the test takes
+USES_INSIDE = frozenset(("lazyfixture",))
+_DEFAULT_PARAMETERS = frozenset(("default_parameter", "typed_default_parameter"))
+#: default values that run nothing where the ``def`` runs (literals; a lambda's body runs when it is called)
+_INERT_DEFAULTS = frozenset(("integer", "float", "true", "false", "none", "string", "lambda"))
+
+
+def evaluated_outside(node: Any) -> list[tuple[int, int]]:
+    """What a definition evaluates once, where the ``def`` or ``class`` statement runs (on import for one at module
+    or class level), not on each call: the default values of a function's parameters (``def __init__(self,
+    retry=retry_if_exception_type())``) and the arguments of its decorators (``@retry(retry=stop_after(3))``; the
+    decorator itself stays in the definition's scope, where the resolver reads it)."""
+    out = []
+    parameters = node.child_by_field_name("parameters") if node.type == "function_definition" else None
+    for p in parameters.named_children if parameters is not None else ():
+        value = p.child_by_field_name("value") if p.type in _DEFAULT_PARAMETERS else None
+        if value is not None and value.type not in _INERT_DEFAULTS:
+            out.append((value.start_byte, value.end_byte))
+    parent = node.parent
+    for decorator in parent.named_children if parent is not None and parent.type == "decorated_definition" else ():
+        expression = decorator.named_children[0] if decorator.type == "decorator" and decorator.named_children else None
+        arguments = expression.child_by_field_name("arguments") if expression is not None and expression.type == "call" else None
+        if arguments is not None:
+            out.append((arguments.start_byte, arguments.end_byte))
+    return out
+
+
 def decorators(node: Any, source: bytes) -> tuple[str, ...]:
     parent = node.parent
     if parent is None or parent.type != "decorated_definition":
