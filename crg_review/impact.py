@@ -298,6 +298,7 @@ class Graph:
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._protocols: dict[str, list[tuple[int, int]]] = {}  # method name → :meth:`_protocol_sites`
+        self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
@@ -1358,6 +1359,20 @@ class Graph:
         nodes = self.nodes(found)
         return [nodes[i] for i in found if i in nodes and nodes[i].language == "python"]
 
+    def docstring_examples(self) -> list[tuple[Node, set[str]]]:
+        """Every Python definition whose docstring holds doctest examples, with the identifiers of its examples
+        (what follows the first ``>>>``: the index keeps a docstring on one line)."""
+        if self._examples is None:
+            rows = self.conn.execute(
+                "SELECT s.id, s.docstring FROM symbols s JOIN files f ON f.id = s.file_id"
+                " WHERE f.language = 'python' AND instr(s.docstring, '>>>') > 0"
+            ).fetchall()
+            nodes = self.nodes(r[0] for r in rows)
+            self._examples = [
+                (nodes[sid], set(_WORD.findall(text.partition(">>>")[2]))) for sid, text in rows if sid in nodes
+            ]
+        return self._examples
+
     def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
         """Runnable tests of the given files (by path, then line)."""
         wanted = sorted(set(paths))
@@ -2224,16 +2239,30 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
         return
 
     if settings.modules:
-        for node in graph.with_examples(reached):
+        def add(node: Node, depth: int, bits: int) -> None:
             if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
-                continue
+                return
             module = graph.import_name(node.path)
             name = module if node.kind == "module" else f"{module}.{node.qualname}"
             # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know)
             test = f"{node.path}::{name}" if module is not None else node.path
-            depth, _, bits = reached[node.id]
             if f"{test}#doctest" not in hits:
-                hits[f"{test}#doctest"] = TestHit(node, node.qualname, depth + 1, "doctest", bits, nodeid=test)
+                hits[f"{test}#doctest"] = TestHit(node, node.qualname, depth, "doctest", bits, nodeid=test)
+
+        for node in graph.with_examples(reached):
+            depth, _, bits = reached[node.id]
+            add(node, depth + 1, bits)
+        # and the docstrings whose examples call reached code by name (`>>> algebra = BooleanAlgebra()` in the
+        # docstring of another class): one depth below the nearest they name, as for the text files below
+        named = _reached_names(graph, reached)
+        for node, words in graph.docstring_examples():
+            found = [named[w] for w in words if w in named]
+            if found:
+                bits = 0
+                for _, b in found:
+                    bits |= b
+                add(node, min(d for d, _ in found) + 1, bits)
+
     def doctest_text(name: str) -> bool:
         return not name.endswith(".py") and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
 
@@ -2259,10 +2288,12 @@ def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int
 
 
 def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> dict[str, tuple[int, int]]:
-    """Name → (depth, sources) of the reached functions, classes and methods; a special method is named by its
-    class (`a < b` runs ``__lt__``)."""
+    """Name → (depth, sources) of the reached functions, classes and methods; a special method or a constructor
+    is named by its class (`a < b` runs ``__lt__``, `Box(1)` runs ``__init__``)."""
     nodes = graph.nodes(reached)
-    parents = graph.nodes(n.parent_id for n in nodes.values() if n.parent_id is not None and _is_special(n.name))
+    parents = graph.nodes(
+        n.parent_id for n in nodes.values() if n.parent_id is not None and (_is_special(n.name) or n.name in _CONSTRUCTORS)
+    )
     named: dict[str, tuple[int, int]] = {}
     for sid, n in nodes.items():
         if n.kind not in _FUNCTION_KINDS and n.kind not in _CLASS_KINDS:

@@ -354,6 +354,8 @@ DOCTESTED = {
     ),
     # src/ is no package: pytest names helpers.py `helpers` or `src.helpers` by its import mode, so its file is listed
     "src/helpers.py": "from calc import add\n\n\ndef double(x):\n    \"\"\"Twice.\n\n    >>> double(2)\n    4\n    \"\"\"\n    return add(x, x)\n",
+    # a docstring whose example calls reached code that its function does not call
+    "src/calc/report.py": "def show(n):\n    \"\"\"Show.\n\n    >>> from calc import add\n    >>> show(add(1, 1))\n    '2'\n    \"\"\"\n    return str(n)\n",
     "docs/usage.rst": "Usage\n=====\n\n>>> from calc import add\n>>> add(2, 2)\n4\n",
     "docs/boxes.rst": "Boxes\n\n>>> from calc import Box\n>>> Box(1) < Box(2)\nTrue\n",
     "docs/plain.rst": "Nothing of ours\n\n>>> 1 + 1\n2\n",
@@ -372,15 +374,22 @@ def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tm
     tests = selected(review(capsys, repo, "--db", db))
     assert tests == {
         "src/calc/core.py::calc.core.add": (2, "doctest"),
+        "src/calc/report.py::calc.report.show": (2, "doctest"),
         "src/helpers.py": (3, "doctest"),
         "docs/usage.rst": (2, "doctest"),
     }
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
-    assert code == 0 and sorted(out.split()) == ["docs/usage.rst", "src/calc/core.py::calc.core.add", "src/helpers.py"]
-    assert run_pytest(repo, out.split()) == "3 passed"
+    assert code == 0 and sorted(out.split()) == [
+        "docs/usage.rst", "src/calc/core.py::calc.core.add", "src/calc/report.py::calc.report.show", "src/helpers.py"
+    ]
+    assert run_pytest(repo, out.split()) == "4 passed"
 
     git(repo, "checkout", "src/calc/core.py")
     edit(repo, "src/calc/core.py", "return self.v < other.v", "return other.v > self.v")  # `<` in boxes.rst
+    assert selected(review(capsys, repo, "--db", db)) == {"docs/boxes.rst": (1, "doctest")}
+
+    git(repo, "checkout", "src/calc/core.py")
+    edit(repo, "src/calc/core.py", "self.v = v", "self.v = v + 0")  # `Box(1)` runs Box.__init__
     assert selected(review(capsys, repo, "--db", db)) == {"docs/boxes.rst": (1, "doctest")}
 
     git(repo, "checkout", "src/calc/core.py")  # doctest files that change run themselves, others do not
