@@ -382,30 +382,46 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             for base_text, line in base_map.get(span_key, []):
                 result.bases.append(Base(symbol=owner, text=one_line(base_text, 200), line=line))
 
-    def scope_of(offset: int, inside: bool = False) -> str:
-        """The innermost definition around ``offset`` (``inside``: its spans evaluated outside it included)."""
+    def scope_of(offset: int) -> str:
+        """The qualname of the innermost definition around ``offset``."""
+        d = definition_at(offset)
+        return d.qualname if d is not None else MODULE_QUALNAME
+
+    def definition_at(offset: int) -> Definition | None:
         i = bisect.bisect_right(starts, offset) - 1
         d = ordered[i] if i >= 0 else None
-        while d is not None and (
-            not (d.start <= offset < d.end) or (not inside and d.outside and any(a <= offset < b for a, b in d.outside))
-        ):
+        while d is not None and not (d.start <= offset < d.end):
             d = d.parent
-        return d.qualname if d is not None else MODULE_QUALNAME
+        return d
+
+    def evaluated_in(d: Definition | None, offset: int) -> str | None:
+        """Where code at ``offset`` inside ``d`` also runs when it is in a span ``d`` evaluates outside itself (a
+        parameter default, a decorator argument): the scope that runs the definition; None otherwise."""
+        if d is None or not d.outside or not any(a <= offset < b for a, b in d.outside):
+            return None
+        outer = d.parent
+        while outer is not None and outer.outside and any(a <= offset < b for a, b in outer.outside):
+            outer = outer.parent
+        return outer.qualname if outer is not None else MODULE_QUALNAME
 
     seen: set[tuple[Any, ...]] = set()
     references = result.references
     make_tuple = tuple.__new__  # Reference(...) without its Python-level __new__: half a million per django build
-    # references that say what a definition uses, wherever they are written (a fixture named in a decorator's
-    # arguments: `@pytest.mark.parametrize("v", [lf("db")])`)
+    # what a definition evaluates where it is defined also belongs to it (the values of parameter defaults and of
+    # `@pytest.mark.parametrize(...)` arguments reach the function): such references are kept in both scopes, but
+    # for the kinds that only say what the definition uses (a lazy fixture named in a decorator's arguments)
     inside_kinds: frozenset[str] = _hook(hooks, "USES_INSIDE", frozenset())
     for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=itemgetter(0, 1, 2)):
-        scope = scope_of(offset, kind in inside_kinds)
-        if kind != "call":  # value uses are deduplicated per scope; every call site is kept
-            k = (kind, name, receiver, scope)
-            if k in seen:
-                continue
-            seen.add(k)
-        references.append(make_tuple(Reference, (kind, name, receiver, line, scope, arity, keywords)))
+        at = definition_at(offset)
+        inner = at.qualname if at is not None else MODULE_QUALNAME
+        outer = evaluated_in(at, offset) if kind not in inside_kinds else None
+        for scope in (inner,) if outer is None else (inner, outer):
+            if kind != "call":  # value uses are deduplicated per scope; every call site is kept
+                k = (kind, name, receiver, scope)
+                if k in seen:
+                    continue
+                seen.add(k)
+            references.append(make_tuple(Reference, (kind, name, receiver, line, scope, arity, keywords)))
     extra = _hook(hooks, "extra_references", None)
     if extra is not None:
         result.references.extend(extra(result.symbols, path))

@@ -282,11 +282,12 @@ def test_parameter_defaults_are_evaluated_where_the_def_runs() -> None:
         b"    def __init__(self, retry=make_retry(), stop: int = limits.default(), n=3, key=lambda v: pick(v)):\n"
         b"        self.retry = retry or make_retry()\n"
     )
-    calls = {(r.name, r.scope) for r in parse(source, "m.py", "python").references if r.kind == "call"}
-    # once, when the class body runs (on import), not on each call of __init__
-    assert {("make_retry", "Retrying"), ("default", "Retrying")} <= calls
-    assert ("make_retry", "Retrying.__init__") in calls  # the call in the body
-    assert ("pick", "Retrying.__init__") in calls  # a lambda's body runs when it is called
+    calls = [(r.name, r.scope, r.line) for r in parse(source, "m.py", "python").references if r.kind == "call"]
+    # run when the class body runs (on import), and their values are __init__'s
+    assert {("make_retry", "Retrying", 2), ("default", "Retrying", 2)} <= set(calls)
+    assert {("make_retry", "Retrying.__init__", 2), ("default", "Retrying.__init__", 2)} <= set(calls)
+    assert ("make_retry", "Retrying.__init__", 3) in calls  # the call in the body
+    assert ("pick", "Retrying.__init__", 2) in calls and ("pick", "Retrying", 2) not in calls  # a lambda runs when called
 
 
 def test_decorator_arguments_are_evaluated_where_the_def_runs() -> None:
@@ -296,5 +297,7 @@ def test_decorator_arguments_are_evaluated_where_the_def_runs() -> None:
     )
     refs = {(r.kind, r.name, r.scope) for r in parse(source, "test_m.py", "python").references}
     assert {("call", "stop_after", "<module>"), ("call", "cases", "<module>")} <= refs  # on import
+    assert ("call", "cases", "test_v") in refs  # whose values the test gets
     assert {("call", "retry", "flaky"), ("call", "work", "flaky")} <= refs  # the decorator stays with its function
-    assert ("fixture", "db", "test_v") in refs  # a lazy fixture is one the test takes
+    assert ("call", "retry", "<module>") not in refs
+    assert ("fixture", "db", "test_v") in refs and ("fixture", "db", "<module>") not in refs  # a fixture the test takes

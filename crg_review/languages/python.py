@@ -41,8 +41,8 @@ def span(node: Any) -> Any:
     return parent if parent is not None and parent.type == "decorated_definition" else node
 
 
-#: reference kinds that stay with the definition in spans evaluated outside it (:func:`evaluated_outside`): a lazy
-#: fixture in a decorator's arguments is a fixture the test takes
+#: reference kinds that belong to the definition only in spans evaluated outside it (:func:`evaluated_outside`): a
+#: lazy fixture in a decorator's arguments is a fixture the test takes, nothing its module runs
 USES_INSIDE = frozenset(("lazyfixture",))
 _DEFAULT_PARAMETERS = frozenset(("default_parameter", "typed_default_parameter"))
 #: default values that run nothing where the ``def`` runs (literals; a lambda's body runs when it is called)
@@ -51,9 +51,10 @@ _INERT_DEFAULTS = frozenset(("integer", "float", "true", "false", "none", "strin
 
 def evaluated_outside(node: Any) -> list[tuple[int, int]]:
     """What a definition evaluates once, where the ``def`` or ``class`` statement runs (on import for one at module
-    or class level), not on each call: the default values of a function's parameters (``def __init__(self,
-    retry=retry_if_exception_type())``) and the arguments of its decorators (``@retry(retry=stop_after(3))``; the
-    decorator itself stays in the definition's scope, where the resolver reads it)."""
+    or class level), besides giving it the values: the default values of a function's parameters (``def
+    __init__(self, retry=retry_if_exception_type())``) and the arguments of its decorators
+    (``@retry(retry=stop_after(3))``, ``@pytest.mark.parametrize("v", cases())``; the decorator itself is left to
+    the resolver, which reads it in the definition's scope)."""
     out = []
     parameters = node.child_by_field_name("parameters") if node.type == "function_definition" else None
     for p in parameters.named_children if parameters is not None else ():
