@@ -806,7 +806,7 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
 def _replayed(saved: Path, spec: str, baseline: Suite) -> list[tuple[Function, Suite]]:
     """The mutants of ``spec`` in a saved ``--json`` run, each with its recorded suite outcome: the
     baseline's, with the tests that failed for that mutant failing (they do not depend on crg-review)."""
-    projects = json.loads(saved.read_text(encoding="utf-8"))["projects"]
+    projects = load_saved(saved)["projects"]
     if spec not in projects:
         raise SystemExit(f"{saved}: no run of {spec} in it")
     out = []
@@ -850,9 +850,44 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="OUT",
         help="re-ask crg-review about the mutants of a saved --json run, taking their recorded failing tests"
         " instead of running the suite per mutant (the baseline suite still runs once); --projects default to"
-        " the saved run's",
+        " the saved run's; a .json.gz of --keep-outcomes too",
+    )
+    parser.add_argument(
+        "--keep-outcomes",
+        nargs=2,
+        type=Path,
+        metavar=("SAVED", "OUT"),
+        help="write to OUT (.json.gz) what --replay needs of the saved --json run SAVED, then stop",
     )
     return parser.parse_args(argv)
+
+
+#: what a replay needs of a mutant's recorded run (see :func:`keep_outcomes`)
+OUTCOME_FIELDS = ("function", "failing", "collect_errors", "suite_seconds", "timed_out")
+
+
+def load_saved(path: Path) -> dict[str, Any]:
+    """A saved ``--json`` run, or the outcomes kept of one (``.json.gz``)."""
+    if path.suffix == ".gz":
+        import gzip
+
+        return dict(json.loads(gzip.decompress(path.read_bytes()).decode("utf-8")))
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def keep_outcomes(saved: Path, out: Path) -> None:
+    """Write what ``--replay`` reads of a saved run (per mutant: the function and the tests that failed),
+    gzipped: a few tens of kilobytes that let a fresh clone replay the run without its suite runs."""
+    import gzip
+
+    projects = load_saved(saved)["projects"]
+    kept = {
+        "projects": {
+            spec: {"mutants_detail": [{k: m[k] for k in OUTCOME_FIELDS if k in m} for m in r["mutants_detail"]]}
+            for spec, r in projects.items()
+        }
+    }
+    out.write_bytes(gzip.compress(json.dumps(kept, sort_keys=True).encode("utf-8"), mtime=0))
 
 
 def rescore(path: Path) -> dict[str, dict[str, Any]]:
@@ -877,6 +912,9 @@ def rescore(path: Path) -> dict[str, dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.keep_outcomes:
+        keep_outcomes(*args.keep_outcomes)
+        return 0
     if args.rescore:
         rescored = rescore(args.rescore)
         rows = dict(rescored)
@@ -886,7 +924,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     crg_cmd = shlex.split(args.crg) if args.crg else [sys.executable, "-m", "crg_review"]
     if args.replay and args.projects == list(DEFAULT_PROJECTS):
-        args.projects = list(json.loads(args.replay.read_text(encoding="utf-8"))["projects"])
+        args.projects = list(load_saved(args.replay)["projects"])
     plugin_dir = CACHE_DIR / "mutation"
     plugin_dir.mkdir(parents=True, exist_ok=True)
     plugin = plugin_dir / "crg_mutation_outcomes.py"
