@@ -1655,7 +1655,8 @@ class Resolver:
 
     def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
-        prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses."""
+        prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses (for
+        an empty prefix, all but the special methods)."""
         if receiver in ("self", "cls"):
             cls = self.enclosing_class(scope)
             classes = [cls] if cls is not None else []
@@ -1672,10 +1673,13 @@ class Resolver:
                         and child.name.startswith(prefix)
                         and child.name != prefix
                         and child.id != scope.id
+                        and (prefix or not child.name.startswith("__"))
                         and child not in found
                     ):
                         found.append(child)
-        return [Target(m, "getattr", _LOOKUP_CONFIDENCE, len(found)) for m in found]
+        # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
+        confidence = _LOOKUP_CONFIDENCE if prefix else round(min(_LOOKUP_CONFIDENCE, 1 / max(len(found), 1)), 3)
+        return [Target(m, "getattr", confidence, len(found)) for m in found]
 
     def _decorator_callee(self, fn: Sym) -> tuple[Sym, str, str] | None:
         """Where ``fn``'s outermost decorator is looked up and what it names: (scope, receiver, name) of

@@ -517,6 +517,35 @@ def test_a_function_called_in_a_parameter_default_runs_when_its_module_is_import
     assert "tests/test_retrying.py::test_module" in tests  # importing pkg.retrying runs default_policy()
 
 
+def test_a_method_looked_up_by_a_name_made_elsewhere_is_reached_from_who_calls_what_is_looked_up(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/checker.py",
+        "class Checker:\n    def __init__(self, nodes):\n        self.found = []\n        for node in nodes:\n"
+        "            self.handle(node)\n\n"
+        "    def handler_of(self, node_class):\n        node_type = node_class.__name__.upper()\n"
+        "        return getattr(self, node_type)\n\n"
+        "    def handle(self, node):\n        handler = self.handler_of(node.__class__)\n        handler(node)\n\n"
+        "    def ASSERT(self, node):\n        self.found.append('assert')\n\n"
+        "    def DICT(self, node):\n        self.found.append('dict')\n",
+    )
+    write(
+        repo,
+        "tests/test_checker.py",
+        "from pkg.checker import Checker\n\n\nclass Assert:\n    pass\n\n\n"
+        "def test_assert():\n    assert Checker([Assert()]).found == ['assert']\n",
+    )
+    commit(repo, "handlers looked up by node type")
+    edit(repo, "pkg/checker.py", "self.found.append('assert')", "self.found.append('assert!')")
+    data = review(capsys, repo)
+    handle = impacted(data)["Checker.handle"]
+    assert handle["depth"] == 1 and handle["confidence"] < 0.5  # one of the class's methods
+    assert "tests/test_checker.py::test_assert" in selected(data)
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

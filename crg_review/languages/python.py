@@ -1120,6 +1120,10 @@ def finalize(result: ParseResult) -> None:
             # `getattr(self, name.lower())`: the name built before, its case changed (`"_process_{}".format(...)`)
             built, case = _case_changed(r.name)
             looked_up = _looked_up_name(built_names.get((r.scope, built), built))
+            if looked_up is None and built.isidentifier() and _one_line(r.receiver) in ("self", "cls"):
+                # `getattr(self, node_type)` with a name made elsewhere (pyflakes's handlers, one per AST node
+                # type): any member of the object, each a guess among many (resolve scales the confidence)
+                looked_up, case = ("", False), ""
             if looked_up is not None:
                 name, exact = looked_up
                 if case:
