@@ -7,7 +7,7 @@ then walk the graph backwards (``dst → src``) from the touched symbols:
 - ``impacted``: every dependant up to ``depth`` edges away, with the path back (``via``), the kind of the
   last edge and a confidence (product of the edge confidences along the path), ranked and capped;
 - ``tests``: test functions that reach a touched symbol, however deep, up to :data:`TEST_DEPTH_WINDOW` edges
-  beyond its nearest test (import edges of whole modules are not followed: importing a module does not
+  beyond its nearest test, calls between methods of one class not counted (import edges of whole modules are not followed: importing a module does not
   exercise its functions, unless module-level code calls the change), plus fixtures, ``setUp`` and
   naming conventions;
 - ``findings``: deterministic rules (:data:`RULES`).
@@ -1887,13 +1887,14 @@ def walk_tests(
     # function it returns ("closure": calling the maker makes the function, it does not run it)
     only: dict[int, str] = {}
     window = _DepthWindow()
+    levels: dict[int, int] = {}  # node → the depth the window counts, where it differs from its depth
     cache = graph._nodes  # every node the loop below asks about is loaded a level ahead
     while queue:
         nodes = graph.nodes(queue)
         incoming = graph.incoming(queue)
         graph.nodes({e.src for edges in incoming.values() for e in edges})  # one query for the level
         graph.prefetch(nodes.values(), subclasses_of_tests=True)
-        _prefetch_receiver_checks(graph, queue, nodes, incoming, state, window, start_set)
+        _prefetch_receiver_checks(graph, queue, nodes, incoming, state, levels, window, start_set)
         test_classes = {n.id for n in nodes.values() if n.is_test and n.kind in _CLASS_KINDS}
         graph._load_children(test_classes)  # their tests (tests_under), and the subclasses that inherit them
         graph.prefetch_closure(test_classes, "subclasses")
@@ -1901,7 +1902,7 @@ def walk_tests(
         graph.prefetch_file_importers(ran)
         graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and posixpath.basename(n.path) != "conftest.py")
         nxt: dict[int, int] = {}
-        guessed: list[tuple[EdgeIn, Node, int, int, str]] = []  # name matches whose scope is to be checked
+        guessed: list[tuple[EdgeIn, Node, int, int, str, int]] = []  # name matches whose scope is to be checked
         for done, (dst, bits) in enumerate(sorted(queue.items())):
             if deadline is not None and done % DEADLINE_CHECK_NODES == 0 and deadline.passed():
                 return hits
@@ -1909,35 +1910,36 @@ def walk_tests(
             if node is None:
                 continue
             depth, reason, _ = state[dst]
-            here = state[dst][2] & window.open_at(depth)
+            level = levels.get(dst, depth)  # the depth the window counts (see _window_step)
+            here = state[dst][2] & window.open_at(level)
             if here and (node.runnable_test or (node.is_test and node.kind in _CLASS_KINDS)):
                 _add_tests(graph, hits, graph.tests_under(node), max(depth, 0), reason, here)
                 for test_class in [node] if node.kind in _CLASS_KINDS else []:
                     for _method, qual in graph.base_tests(test_class):
                         _add_hit(hits, test_class, qual, max(depth, 0), reason, here)
-                window.found(here, depth)
+                window.found(here, level)
             elif here and node.kind == "method" and not node.is_test and node.name.startswith("test"):
                 mixed_in = graph.inherited_tests(node)  # a test method of a mixin that is no test class
                 for cls, qual in mixed_in:
                     _add_hit(hits, cls, qual, max(depth, 0), reason, here)
                 if mixed_in:
-                    window.found(here, depth)
-            below = state[dst][2] & window.open_at(depth + 1)
+                    window.found(here, level)
+            below = state[dst][2] & window.open_at(level + 1)
             if below and _is_autouse(node):
                 _add_tests(graph, hits, _autouse_scope(graph, node), depth + 1, "fixture", below)
-                window.found(below, depth + 1)
+                window.found(below, level + 1)
             collected = graph.collected_files(node) if below and node.in_test_file else []
             for path in collected:  # tests a conftest collects from data files, which run this collector
                 _add_hit(hits, _file_test(path), "", depth + 1, "collected", below)
             if collected:
-                window.found(below, depth + 1)
-            bits &= window.open_at(depth + 1)
+                window.found(below, level + 1)
+            bits &= window.open_at(level + 1)
             if not bits:
                 continue
             if dst in executed:
                 if node.in_test_file:  # a test module (or conftest.py) that runs the change on import
                     _add_tests(graph, hits, _module_tests(graph, node.path), depth + 1, "graph", below)
-                    window.found(below, depth + 1)
+                    window.found(below, level + 1)
                 edges = graph.file_importers(node)
             else:
                 # a function given by name to one that calls it (resolve: "passed") runs for the scope that gives it,
@@ -2006,6 +2008,7 @@ def walk_tests(
                     module = src.id if src.kind == "module" else graph.module_symbol(src.file_id)
                     if module is not None and module not in executed:
                         executed.add(module)
+                        levels.setdefault(module, level + 1)
                         known = state.get(module, (depth + 1, "graph", 0))
                         state[module] = (min(known[0], depth + 1), known[1], known[2] | bits)
                         nxt[module] = nxt.get(module, 0) | known[2] | bits
@@ -2023,15 +2026,17 @@ def walk_tests(
                     if prev is None or bits & ~prev[2]:
                         # checked once the level's other edges are followed: most scopes an x.m() matched by
                         # name comes from are reached through them too (django's capfirst: two in three)
-                        guessed.append((e, node, bits, depth, reason))
+                        guessed.append((e, node, bits, depth, reason, level))
                     continue
                 if e.confidence < floor:
                     continue
                 _reach(state, nxt, plain, only, e, node, bits, depth, reason)
-        for e, node, bits, depth, reason in guessed:
+                levels.setdefault(e.src, level + _window_step(src, node))
+        for e, node, bits, depth, reason, level in guessed:
             prev = state.get(e.src)
             if (prev is None or bits & ~prev[2]) and graph.uses_class_of(e.src, node):
                 _reach(state, nxt, plain, only, e, node, bits, depth, reason)
+                levels.setdefault(e.src, level + _window_step(cache[e.src], node))
         queue = nxt
     return hits
 
@@ -2068,6 +2073,13 @@ def _reach(
         added = bits & ~prev[2]
         state[e.src] = (prev[0], prev[1], prev[2] | added)
         nxt[e.src] = nxt.get(e.src, 0) | added
+
+
+def _window_step(src: Node, dst: Node) -> int:
+    """How far a call from ``src`` to ``dst`` counts for the test window: nothing between two methods of one class
+    (a recursive descent parser's `_parse_statement` -> `_parse_jump_statement` -> ... is one object's work, ten
+    calls below the test that calls `parse`), one edge otherwise."""
+    return 0 if src.kind == "method" and dst.kind == "method" and src.parent_id == dst.parent_id else 1
 
 
 def _makes_closure(e: EdgeIn, node: Node) -> bool:
@@ -2120,6 +2132,7 @@ def _prefetch_receiver_checks(
     nodes: dict[int, Node],
     incoming: dict[int, list[EdgeIn]],
     state: dict[int, tuple[int, str, int]],
+    levels: dict[int, int],
     window: _DepthWindow,
     start_set: set[int],
 ) -> None:
@@ -2134,7 +2147,7 @@ def _prefetch_receiver_checks(
         if graph.aliases(node):
             edges = graph.callers_of(node, incoming)
         constructed = node.name in _CONSTRUCTORS or _is_special(node.name)
-        if not (edges or constructed) or not bits & window.open_at(state[dst][0] + 1):
+        if not (edges or constructed) or not bits & window.open_at(levels.get(dst, state[dst][0]) + 1):
             continue  # most nodes of a level: no callers
         if constructed:
             edges = [*edges, *graph.constructed_via(node)]

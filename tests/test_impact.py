@@ -546,6 +546,27 @@ def test_a_method_looked_up_by_a_name_made_elsewhere_is_reached_from_who_calls_w
     assert "tests/test_checker.py::test_assert" in selected(data)
 
 
+def test_calls_between_methods_of_one_class_do_not_close_the_test_window(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    chain = "".join(f"    def p{i}(self):\n        return self.p{i + 1}()\n\n" for i in range(10))
+    write(
+        repo,
+        "pkg/parser.py",
+        "def make_node():\n    return {'node': 1}\n\n\nclass Parser:\n" + chain + "    def p10(self):\n        return make_node()\n",
+    )
+    write(
+        repo,
+        "tests/test_parser.py",
+        "from pkg.parser import Parser, make_node\n\n\ndef test_node():\n    assert make_node()\n\n\n"
+        "def test_parse():\n    assert Parser().p0()\n",
+    )
+    commit(repo, "a recursive descent, eleven calls deep")
+    edit(repo, "pkg/parser.py", "{'node': 1}", "{'node': 2}")
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_parser.py::test_node"] == (1, "graph")
+    assert tests["tests/test_parser.py::test_parse"] == (12, "graph")  # one object's work: one step of the window
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
