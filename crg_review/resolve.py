@@ -1102,6 +1102,10 @@ class Resolver:
             if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack", "collects"):  # facts
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
+                if name == "*" and kind == "getattr":
+                    # any member, not called here (`repr(getattr(self, name))` reads data): only a caller of a
+                    # function returning it calls one (_returned_lookups)
+                    continue
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
                     add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
                 continue

@@ -530,7 +530,8 @@ def test_a_method_looked_up_by_a_name_made_elsewhere_is_reached_from_who_calls_w
         "        return getattr(self, node_type)\n\n"
         "    def handle(self, node):\n        handler = self.handler_of(node.__class__)\n        handler(node)\n\n"
         "    def ASSERT(self, node):\n        self.found.append('assert')\n\n"
-        "    def DICT(self, node):\n        self.found.append('dict')\n",
+        "    def DICT(self, node):\n        self.found.append('dict')\n\n"
+        "    def __repr__(self):\n        return ', '.join(repr(getattr(self, n)) for n in ('found',))\n",
     )
     write(
         repo,
@@ -543,6 +544,7 @@ def test_a_method_looked_up_by_a_name_made_elsewhere_is_reached_from_who_calls_w
     data = review(capsys, repo)
     handle = impacted(data)["Checker.handle"]
     assert handle["depth"] == 1 and handle["confidence"] < 0.5  # one of the class's methods
+    assert "Checker.__repr__" not in impacted(data)  # it reads what it looks up: data, not methods
     assert "tests/test_checker.py::test_assert" in selected(data)
 
 
