@@ -7,7 +7,7 @@ then walk the graph backwards (``dst → src``) from the touched symbols:
 - ``impacted``: every dependant up to ``depth`` edges away, with the path back (``via``), the kind of the
   last edge and a confidence (product of the edge confidences along the path), ranked and capped;
 - ``tests``: test functions that reach a touched symbol, however deep, up to :data:`TEST_DEPTH_WINDOW` edges
-  beyond its nearest test, calls between methods of one class not counted (import edges of whole modules are not followed: importing a module does not
+  beyond its nearest test, calls of a private method of the caller's class not counted (import edges of whole modules are not followed: importing a module does not
   exercise its functions, unless module-level code calls the change), plus fixtures, ``setUp`` and
   naming conventions;
 - ``findings``: deterministic rules (:data:`RULES`).
@@ -2076,10 +2076,13 @@ def _reach(
 
 
 def _window_step(src: Node, dst: Node) -> int:
-    """How far a call from ``src`` to ``dst`` counts for the test window: nothing between two methods of one class
-    (a recursive descent parser's `_parse_statement` -> `_parse_jump_statement` -> ... is one object's work, ten
-    calls below the test that calls `parse`), one edge otherwise."""
-    return 0 if src.kind == "method" and dst.kind == "method" and src.parent_id == dst.parent_id else 1
+    """How far a call from ``src`` to ``dst`` counts for the test window: nothing for a call of a private method of
+    the caller's own class (a recursive descent parser's `_parse_statement` -> `_parse_jump_statement` -> ... is
+    one object's inner work, ten calls below the test that calls `parse`), one edge otherwise (a public method
+    counts: django's form and field methods call one another, and counting them free doubled the tests of a
+    validator)."""
+    same = src.kind == "method" and dst.kind == "method" and src.parent_id == dst.parent_id
+    return 0 if same and dst.name.startswith("_") and not dst.name.startswith("__") else 1
 
 
 def _makes_closure(e: EdgeIn, node: Node) -> bool:

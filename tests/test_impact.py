@@ -548,13 +548,13 @@ def test_a_method_looked_up_by_a_name_made_elsewhere_is_reached_from_who_calls_w
     assert "tests/test_checker.py::test_assert" in selected(data)
 
 
-def test_calls_between_methods_of_one_class_do_not_close_the_test_window(tmp_path: Path, capsys: Any) -> None:
+def test_calls_of_private_methods_of_one_class_do_not_close_the_test_window(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
-    chain = "".join(f"    def p{i}(self):\n        return self.p{i + 1}()\n\n" for i in range(10))
+    chain = "".join(f"    def {'p' if i == 0 else '_p'}{i}(self):\n        return self._p{i + 1}()\n\n" for i in range(10))
     write(
         repo,
         "pkg/parser.py",
-        "def make_node():\n    return {'node': 1}\n\n\nclass Parser:\n" + chain + "    def p10(self):\n        return make_node()\n",
+        "def make_node():\n    return {'node': 1}\n\n\nclass Parser:\n" + chain + "    def _p10(self):\n        return make_node()\n",
     )
     write(
         repo,
