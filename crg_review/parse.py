@@ -60,8 +60,8 @@ class Definition:
     decorators: tuple[str, ...] = ()
     start: int = 0  # span in bytes (decorators included)
     end: int = 0
-    #: spans in bytes inside the definition that run where the definition runs, not when it is called
-    #: (Python's parameter default values): their references belong to the enclosing scope
+    #: spans in bytes inside the definition that run where the definition runs, not when it is called (Python's
+    #: parameter default values and decorator arguments): their references belong to the enclosing scope too
     outside: tuple[tuple[int, int], ...] = ()
 
 
