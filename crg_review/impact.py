@@ -101,6 +101,12 @@ RECEIVER_GUESS_MAX_REFS = 2000
 #: a method's name called on objects of unknown type at at most this many places that the resolver left
 #: ambiguous (more classes define it than it matches): those places are listed among its callers
 PROTOCOL_MAX_SITES = 30
+#: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
+#: than it matches
+_AMBIGUOUS_CALLS = (
+    "FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
+    " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
+)
 #: the test walk looks at its :class:`Deadline` before every this many nodes
 DEADLINE_CHECK_NODES = 256
 #: asked about more scopes than this at once, the family check reads every edge into the family instead
@@ -297,7 +303,7 @@ class Graph:
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
-        self._protocols: dict[str, list[tuple[int, int]]] = {}  # method name → :meth:`_protocol_sites`
+        self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -1150,21 +1156,28 @@ class Graph:
         """Whether the repository calls a method of this name on objects of unknown type with too many
         definitions to guess from (``spec.glomit(target, scope)`` with thirty classes defining ``glomit``): a
         protocol of its own, whose implementations run for the objects made from their classes."""
-        return bool(self._protocol_sites(name))
-
-    def _protocol_sites(self, name: str) -> list[tuple[int, int]]:
-        """The (scope, line) of up to PROTOCOL_MAX_SITES + 1 calls ``x.<name>()`` that the resolver left
-        ambiguous, one per scope."""
         found = self._protocols.get(name)
         if found is None:
-            rows = self.conn.execute(
-                "SELECT r.scope_id, min(r.line) FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
-                " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
-                " GROUP BY r.scope_id ORDER BY r.scope_id LIMIT ?",
-                (name, PROTOCOL_MAX_SITES + 1),
+            found = self._protocols[name] = (
+                self.conn.execute(
+                    f"SELECT 1 {_AMBIGUOUS_CALLS} LIMIT 1", (name,)
+                ).fetchone()
+                is not None
             )
-            found = self._protocols[name] = [(int(scope), int(line)) for scope, line in rows]
         return found
+
+    def _protocol_sites(self, name: str) -> list[tuple[int, int]]:
+        """The (scope, line) of the calls ``x.<name>()`` that the resolver left ambiguous, one per scope, as
+        many as PROTOCOL_MAX_SITES + 1 scopes (a row limit keeps a common name cheap: the walk asks for a
+        changed method only)."""
+        sites: dict[int, int] = {}
+        for scope, line in self.conn.execute(
+            f"SELECT r.scope_id, r.line {_AMBIGUOUS_CALLS} LIMIT ?", (name, 20 * PROTOCOL_MAX_SITES)
+        ):
+            sites.setdefault(int(scope), int(line))
+            if len(sites) > PROTOCOL_MAX_SITES:
+                break
+        return sorted(sites.items())
 
     def protocol_callers(self, method: Node) -> list[EdgeIn]:
         """The scopes that call the method's name on objects of unknown type where more classes define it than
