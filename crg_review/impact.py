@@ -2043,29 +2043,31 @@ def walk_tests(
                     continue
                 if e.confidence < floor:
                     continue
-                _reach(state, nxt, plain, only, e, node, bits, depth, reason)
-                levels.setdefault(e.src, level + _window_step(src, node))
+                _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
         for e, node, bits, depth, reason, level in guessed:
             prev = state.get(e.src)
             if (prev is None or bits & ~prev[2]) and graph.uses_class_of(e.src, node):
-                _reach(state, nxt, plain, only, e, node, bits, depth, reason)
-                levels.setdefault(e.src, level + _window_step(cache[e.src], node))
+                _reach(state, levels, nxt, plain, only, e, cache[e.src], node, bits, depth, level, reason)
         queue = nxt
     return hits
 
 
 def _reach(
     state: dict[int, tuple[int, str, int]],
+    levels: dict[int, int],
     nxt: dict[int, int],
     plain: set[int],
     only: dict[int, str],
     e: EdgeIn,
+    src: Node,
     node: Node,
     bits: int,
     depth: int,
+    level: int,
     reason: str,
 ) -> None:
-    """Record, in :func:`walk_tests`, that ``e.src`` reaches ``node`` (at ``depth``) for the changes in ``bits``."""
+    """Record, in :func:`walk_tests`, that ``src`` (``e.src``) reaches ``node`` (at ``depth``, ``level`` for the
+    window) for the changes in ``bits``."""
     new_reason = "graph" if reason == "changed" else reason
     if e.kind == "fixture":
         new_reason = "setup" if node.name in _SETUPS else "fixture"
@@ -2081,6 +2083,7 @@ def _reach(
     prev = state.get(e.src)
     if prev is None:
         state[e.src] = (depth + 1, new_reason, bits)
+        levels.setdefault(e.src, level + _window_step(src, node))
         nxt[e.src] = nxt.get(e.src, 0) | bits
     elif bits & ~prev[2]:
         added = bits & ~prev[2]
@@ -2267,6 +2270,13 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
     if settings is None or not reached:
         return
 
+    named: list[dict[str, tuple[int, int]]] = []  # made when first needed: its loop runs over every reached node
+
+    def reached_names() -> dict[str, tuple[int, int]]:
+        if not named:
+            named.append(_reached_names(graph, reached))
+        return named[0]
+
     if settings.modules:
         def add(node: Node, depth: int, bits: int) -> None:
             if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
@@ -2283,14 +2293,10 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
             add(node, depth + 1, bits)
         # and the docstrings whose examples call reached code by name (`>>> algebra = BooleanAlgebra()` in the
         # docstring of another class): one depth below the nearest they name, as for the text files below
-        named = _reached_names(graph, reached)
         for node, words in graph.docstring_examples():
-            found = [named[w] for w in words if w in named]
-            if found:
-                bits = 0
-                for _, b in found:
-                    bits |= b
-                add(node, min(d for d, _ in found) + 1, bits)
+            nearest = _nearest_named(reached_names(), words)
+            if nearest is not None:
+                add(node, nearest[0] + 1, nearest[1])
 
     def doctest_text(name: str) -> bool:
         return not name.endswith(".py") and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
@@ -2301,7 +2307,7 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
     examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
     if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
-    _add_naming_files(hits, _reached_names(graph, reached), examples, "doctest")
+    _add_naming_files(hits, reached_names(), examples, "doctest")
 
 
 def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
@@ -2341,13 +2347,22 @@ def _add_naming_files(
 ) -> None:
     """Each file whose words name reached code, as a test run whole (one depth below the nearest named)."""
     for path, words in words_by_path.items():
-        found = [named[w] for w in words if w in named]
-        if found:
-            bits = 0
-            for _, b in found:
-                bits |= b
-            test = TestHit(_file_test(path), "", min(d for d, _ in found) + 1, reason, bits, nodeid=path)
+        nearest = _nearest_named(named, words)
+        if nearest is not None:
+            test = TestHit(_file_test(path), "", nearest[0] + 1, reason, nearest[1], nodeid=path)
             hits.setdefault(f"{path}::", test)
+
+
+def _nearest_named(named: dict[str, tuple[int, int]], words: Iterable[str]) -> tuple[int, int] | None:
+    """The depth of the nearest reached code ``words`` name and the changes all of it reaches (:func:`_reached_names`);
+    None when they name none."""
+    found = [named[w] for w in words if w in named]
+    if not found:
+        return None
+    bits = 0
+    for _, b in found:
+        bits |= b
+    return min(d for d, _ in found), bits
 
 
 def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
