@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-__all__ = ["CLASS_KINDS", "MODULE_QUALNAME", "SYMBOL_KINDS", "Base", "Import", "ParseResult", "Reference", "Symbol"]
+__all__ = [
+    "CLASS_KINDS",
+    "MODULE_QUALNAME",
+    "SYMBOL_KINDS",
+    "Base",
+    "Import",
+    "ParseResult",
+    "Reference",
+    "Symbol",
+    "decorator_name",
+]
 
 #: kinds of symbols that have members and bases
 CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
@@ -33,6 +43,11 @@ SYMBOL_KINDS = (
     "method",
     "test",  # a test that is not a function definition (JS/TS `it("...")`, RSpec `it "..."`)
 )
+
+
+def decorator_name(text: str) -> str:
+    """The name a decorator's text ends with: ``app.route("/")`` → ``route``, ``validator`` → ``validator``."""
+    return text.partition("(")[0].strip().rpartition(".")[2]
 
 
 class Symbol(NamedTuple):

@@ -43,7 +43,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name
 from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -207,6 +207,7 @@ class Resolver:
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
+        self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._stored_calls: dict[int, list[Sym]] = {}
         self._families: dict[str, bool] = {}
         self._depth = 0
@@ -1976,22 +1977,46 @@ class Resolver:
             decorator, called = factory, True  # @factory(...) returns owner, which returns the wrapper
         else:
             decorator, called = owner, False
-        found: list[Sym] = []
-        for fn in self._decorated_in(fid):
-            module_or_parent = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fid)
-            for d in fn.decorators:
-                head, paren, _ = d.partition("(")
-                head = head.strip()
-                if bool(paren) != called or not all(p.isidentifier() for p in head.split(".")):
-                    continue
-                receiver, _, last = head.rpartition(".")
-                if any(t.sym == decorator for t in self._resolve_name(fid, module_or_parent, last, receiver, "type")):
-                    found.append(fn)
-                    break
+        found = [fn for fn in self._decorated_in(fid) if self._decorates(fn, decorator, called)]
+        # another file's functions (`@validator def email(...)` with `from .utils import validator`): their file
+        # says which decorator it is, and storing it names the decorator (resolve.affected_files: "@name")
+        found.extend(fn for fn in self._decorated_elsewhere(fid, decorator.name) if self._decorates(fn, decorator, called))
         if not called:  # `cmd_bump = deprecated(cli.cmd_bump, replace=...)`: decorated by a call written out
             found.extend(fn for fn in self._wrapped_by_calls(fid, decorator) if fn not in found)
         confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _decorates(self, fn: Sym, decorator: Sym, called: bool) -> bool:
+        """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``), looked up where
+        ``fn`` is (in another file than ``decorator``'s, by import only: never a name-match)."""
+        fid = fn.file_id
+        module_or_parent = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fid)
+        for d in fn.decorators:
+            head, paren, _ = d.partition("(")
+            head = head.strip()
+            if bool(paren) != called or not all(p.isidentifier() for p in head.split(".")):
+                continue
+            receiver, _, last = head.rpartition(".")
+            for t in self._resolve_name(fid, module_or_parent, last, receiver, "type"):
+                if t.sym == decorator and (fid == decorator.file_id or t.resolution != "name-match"):
+                    return True
+        return False
+
+    def _decorated_elsewhere(self, fid: int, name: str) -> list[Sym]:
+        """The Python functions of other files than ``fid`` with a decorator whose last dotted part is ``name``
+        (one query a resolver: every decorated function, by the decorators' names)."""
+        if self._decorated_by_name is None:
+            by_name: dict[str, list[Sym]] = {}
+            rows = self.conn.execute(
+                f"SELECT {', '.join('s.' + c.strip() for c in _SYM_COLUMNS.split(','))} FROM symbols s"
+                " JOIN files f ON f.id=s.file_id WHERE s.decorators != '[]' AND f.language='python'"
+                " AND s.kind IN ('function', 'method') ORDER BY f.path, s.qualname"
+            )
+            for fn in map(_sym, rows):
+                for last in {decorator_name(d) for d in fn.decorators}:
+                    by_name.setdefault(last, []).append(fn)
+            self._decorated_by_name = by_name
+        return [fn for fn in self._decorated_by_name.get(name, ()) if fn.file_id != fid]
 
     def _wrapped_by_calls(self, fid: int, decorator: Sym) -> list[Sym]:
         """The functions given by name on the line of a call of ``decorator`` in the file ``fid`` (one-line calls:
@@ -2272,7 +2297,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
 
     A superset is fine (more work); a subset would make the incremental index differ from a full one.
     """
-    names = set(names)
+    decorated = {n[1:] for n in names if n.startswith("@")}  # store.decorator_marks
+    names = {n for n in names if not n.startswith("@")}
     if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
         names.add("__ne__")
     if changed_ids:
@@ -2309,7 +2335,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     while True:
         name_list = sorted(n for n in names - done if n)
         if not name_list:
-            return affected
+            return affected | _decorator_files(conn, decorated | {n for n in names if n.isidentifier()})
         done.update(name_list)
         for i in range(0, len(name_list), 500):
             chunk = name_list[i : i + 500]
@@ -2345,6 +2371,26 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             )
         )
         names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
+
+
+def _decorator_files(conn: sqlite3.Connection, names: set[str]) -> set[int]:
+    """Files defining a function named in ``names`` that has functions nested in it: a decorator whose wrapper
+    may call the functions of other files it decorates, which that file's resolution looks up there
+    (Resolver._decorated_elsewhere): which those are changes with the files that name the decorator."""
+    out: set[int] = set()
+    found = sorted(names)
+    for i in range(0, len(found), 500):
+        chunk = found[i : i + 500]
+        out.update(
+            r[0]
+            for r in conn.execute(
+                f"SELECT DISTINCT s.file_id FROM symbols s WHERE s.name IN ({','.join('?' * len(chunk))})"
+                " AND s.kind IN ('function', 'method') AND EXISTS (SELECT 1 FROM symbols c WHERE c.parent_id=s.id"
+                " AND c.kind IN ('function', 'method'))",
+                chunk,
+            )
+        )
+    return out
 
 
 def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> set[int]:

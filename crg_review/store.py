@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import IndexBuildError, LockedError
-from .model import CLASS_KINDS, MODULE_QUALNAME, ParseResult, Symbol
+from .model import CLASS_KINDS, MODULE_QUALNAME, ParseResult, Symbol, decorator_name
 
 __all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
@@ -454,7 +454,8 @@ class Store:
         row = self.conn.execute("SELECT id, status FROM files WHERE path=?", (path,)).fetchone()
         if row is None or str(row[1]).startswith("skipped:"):
             fid = self.add_file(path, oid, size, module, parsed)
-            return FileDelta(fid, self.names_of(fid) | path_names(path), set(), True)
+            decorators = decorator_marks(d for s in parsed.symbols for d in s.decorators)
+            return FileDelta(fid, self.names_of(fid) | path_names(path) | decorators, set(), True)
         fid = int(row[0])
         old = {
             r[1]: r
@@ -495,6 +496,12 @@ class Store:
             names.update(x for x in (name, alias, module_tail(module_)) if x)
         if import_changes:  # `from here import *` elsewhere now offers something else
             names.update(path_names(path))
+        # the wrapper a decorator of another file returns calls the functions it decorates here: that file's edges
+        # change with which functions here name it, and how (resolve.affected_files)
+        rebound = bool(import_changes or old_aliases ^ new_aliases)
+        gone, came = set(removed) | set(changed), set(added) | set(changed)
+        names.update(decorator_marks(d for q in old if rebound or q in gone for d in json.loads(old[q][5] or "[]")))
+        names.update(decorator_marks(d for q in new if rebound or q in came for d in new[q].decorators))
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
             names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
             names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
@@ -548,6 +555,11 @@ class Store:
             return None
         fid = int(row[0])
         names = self.names_of(fid) | path_names(path)
+        names |= decorator_marks(
+            d
+            for (text,) in self.conn.execute("SELECT decorators FROM symbols WHERE file_id=? AND decorators != '[]'", (fid,))
+            for d in json.loads(text)
+        )
         dependents = {
             int(r[0]) for r in self.conn.execute("SELECT DISTINCT file_id FROM edges WHERE dst_file_id=?", (fid,))
         } - {fid}
@@ -755,6 +767,11 @@ class FileDelta(NamedTuple):
     names: set[str]  # names whose meaning may differ now (defined, removed, re-bound by import)
     dependents: set[int]  # files with edges into symbols that are gone
     new: bool
+
+
+def decorator_marks(decorators: Iterable[str]) -> set[str]:
+    """``@name`` for each decorator's name: in a :class:`FileDelta`'s names, the decorators its functions use."""
+    return {"@" + decorator_name(d) for d in decorators}
 
 
 def escape_like(text: str) -> str:

@@ -20,6 +20,8 @@ FILES = ("pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/
 FUNCS = tuple(f"f{i}" for i in range(6))
 CLASSES = ("C0", "C1", "C2")
 METHODS = ("m0", "m1", "__init__")
+#: decorators whose wrapper calls (or not: ``calls`` empty) the function it wraps, in any file
+DECOS = ("d0", "d1")
 STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias")
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
@@ -27,9 +29,10 @@ STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "me
 
 @dataclass
 class Def:
-    kind: str  # function | class
+    kind: str  # function | class | decorator
     name: str
     calls: list[tuple[str, str, str]] = field(default_factory=list)  # (file, name, style)
+    deco: tuple[str, str] | None = None  # a function's decorator: (file, name)
     base: tuple[str, str] | None = None
     methods: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
@@ -73,7 +76,17 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         return f"{name}()"
 
     for d in files.get(path, []):
+        if d.kind == "decorator":
+            body.extend([f"def {d.name}(func):", "    def wrapper(*a):"])
+            body.append("        return func(*a)" if d.calls else "        return a")
+            body.extend(["    return wrapper", ""])
+            continue
         if d.kind == "function":
+            if d.deco is not None:
+                deco_file, deco_name = d.deco
+                if deco_file != path:
+                    imports.append(f"from {module_of(deco_file)} import {deco_name}")
+                body.append(f"@{deco_name}")
             body.append(f"def {d.name}(x=None):")
             body.extend(f"    {call_expr(*c)}" for c in d.calls)
             body.append("    return x")
@@ -120,8 +133,13 @@ def a_call(draw: st.DrawFn) -> tuple[str, str, str]:
 
 @st.composite
 def a_def(draw: st.DrawFn) -> Def:
-    if draw(st.booleans()):
-        return Def("function", draw(st.sampled_from(FUNCS)), calls=draw(st.lists(a_call(), max_size=3)))
+    kind = draw(st.sampled_from(("function", "function", "class", "decorator")))
+    if kind == "decorator":
+        calls = [("", "func", "")] if draw(st.booleans()) else []
+        return Def("decorator", draw(st.sampled_from(DECOS)), calls=calls)
+    if kind == "function":
+        deco = (draw(files_st), draw(st.sampled_from(DECOS))) if draw(st.integers(0, 2)) == 0 else None
+        return Def("function", draw(st.sampled_from(FUNCS)), calls=draw(st.lists(a_call(), max_size=3)), deco=deco)
     methods = {
         m: [
             (draw(files_st), draw(st.sampled_from(METHODS)), "method") if draw(st.booleans()) else draw(a_call())
@@ -151,7 +169,7 @@ def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list
         defs.remove(d)
     elif op == "rename":
         defs.remove(d)
-        d.name = draw(st.sampled_from(FUNCS if d.kind == "function" else CLASSES))
+        d.name = draw(st.sampled_from({"function": FUNCS, "decorator": DECOS}.get(d.kind, CLASSES)))
         add_def(files, path, d)
     elif op == "move":
         defs.remove(d)
@@ -167,8 +185,11 @@ def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list
             else:
                 lst.append(target)
     else:
-        if d.kind == "function":
+        if d.kind == "decorator":
+            d.calls = [] if d.calls else [("", "func", "")]
+        elif d.kind == "function":
             d.calls = draw(st.lists(a_call(), max_size=3))
+            d.deco = (draw(files_st), draw(st.sampled_from(DECOS))) if draw(st.booleans()) else None
         else:
             d.base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
     return f"{op} {d.name} in {path}"
@@ -275,5 +296,48 @@ def test_a_command_line_follows_the_entry_block_and_the_main_file_it_runs(tmp_pa
             spawned.append(sorted((e[2], e[3]) for e in dump["edges"] if e[5] == "spawn"))
         main, package = ("pkg/cli.py", "__main__"), ("pkg/__main__.py", "<module>")
         assert spawned == [[main], [package, main], [package], []], spawned
+    finally:
+        store.close()
+
+
+def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(tmp_path: Path) -> None:
+    # the wrapper in pkg/deco.py calls each function decorated with `@check`; those are in other files, which
+    # gain, lose and re-import them while deco.py stays as it is (but for the last step)
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    deco = "def check(func):\n    def wrapper(*a):\n        return func(*a)\n\n    return wrapper\n"
+    (repo / "pkg/deco.py").write_text(deco)
+    (repo / "pkg/other.py").write_text("def check(func):\n    return func\n")
+    (repo / "pkg/a.py").write_text("def one():\n    return 1\n")
+    git(repo, "add", "-A")
+    store = Store.open(tmp_path / "inc.db")
+    decorated = "from pkg.deco import check\n\n\n@check\ndef one():\n    return 1\n"
+    steps = [
+        ("pkg/a.py", decorated),  # a function gains the decorator
+        ("pkg/b.py", decorated.replace("one", "two")),  # a new file decorates with it
+        ("pkg/b.py", decorated.replace("one", "two") + "\n\n@check\ndef three():\n    return 3\n"),  # same imports
+        ("pkg/a.py", decorated.replace("pkg.deco", "pkg.other")),  # a file imports a decorator of that name elsewhere
+        ("pkg/reexport.py", "from pkg.deco import check\n"),
+        ("pkg/a.py", decorated.replace("pkg.deco", "pkg.reexport")),  # ... and through a re-export
+        ("pkg/reexport.py", "from pkg.other import check\n"),  # the re-export names the other one
+        ("pkg/b.py", None),  # the file goes
+        ("pkg/deco.py", deco.replace("func(*a)", "a")),  # the wrapper stops calling it
+    ]
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        callers = []
+        for path, text in steps:
+            if text is None:
+                (repo / path).unlink()
+            else:
+                (repo / path).write_text(text)
+            git(repo, "add", "-A")
+            update_index(store, Repo(repo), Source("staged"))
+            dump = store.dump()
+            assert dump == full_dump(repo, tmp_path / "full.db"), path
+            callers.append(sorted(e[3] for e in dump["edges"] if e[1] == "check.wrapper"))
+        assert callers[:3] == [["one"], ["one", "two"], ["one", "three", "two"]], callers
+        assert callers[6:] == [["three", "two"], [], []], callers
     finally:
         store.close()

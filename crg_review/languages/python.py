@@ -1311,7 +1311,13 @@ def _drop_unused_facts(result: ParseResult) -> None:
     result.references = [
         r
         for r in result.references
-        if not (r.name.partition("#")[0] == "return" and r.kind in ("assign", "alias") and r.scope not in kept)
+        if not (
+            r.name.partition("#")[0] == "return"
+            and r.kind in ("assign", "alias")
+            and r.scope not in kept
+            # a nested function returned (a decorator's wrapper): other files' decorated functions run it
+            and not (r.kind == "alias" and f"{r.scope}.{r.receiver}" in functions)
+        )
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
     # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
