@@ -1090,6 +1090,8 @@ class Graph:
         (a direct ``Cls(...)`` types its variable: those uses resolve as calls)."""
         if method.kind != "method" or method.parent_id is None:
             return []
+        if method.name in _COPY_METHODS and method.language == "python":
+            return []  # pickle and copy run them, not the object's other users (:meth:`copied_by`)
         special = method.name not in _CONSTRUCTORS
         hook = special and not _is_special(method.name) and self.framework_hook(method)
         if special and not hook and not (_is_special(method.name) and method.language == "python"):
