@@ -2284,7 +2284,8 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
             if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
                 return
             module = graph.import_name(node.path)
-            name = module if node.kind == "module" else f"{module}.{node.qualname}"
+            # (`index#3`, the third definition of the name: the one the class keeps, whose doctest runs as `index`)
+            name = module if node.kind == "module" else f"{module}.{_first_name(node.qualname)}"
             # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know)
             test = f"{node.path}::{name}" if module is not None else node.path
             if f"{test}#doctest" not in hits:
@@ -2490,10 +2491,14 @@ def nodeid(path: str, qualname: str, language: str) -> str:
     """The pytest node id of a Python test (``tests/test_x.py::TestA::test_b``); the file for others."""
     if language != "python":
         return path
+    return f"{path}::{_first_name(qualname).replace('.', '::')}"
+
+
+def _first_name(qualname: str) -> str:
+    """A qualname without the parser's numbers of repeated definitions (``C#2.f#3`` → ``C.f``)."""
     if "#" not in qualname:
-        return f"{path}::{qualname.replace('.', '::')}"
-    parts = [p.split("#", 1)[0] for p in qualname.split(".")]
-    return "::".join([path, *parts])
+        return qualname
+    return ".".join(p.split("#", 1)[0] for p in qualname.split("."))
 
 
 def convention_tests(

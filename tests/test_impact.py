@@ -363,6 +363,28 @@ DOCTESTED = {
 }
 
 
+def test_the_doctest_of_a_repeated_definition_runs_under_its_name(tmp_path: Path, capsys: Any) -> None:
+    # overload stubs first: the parser numbers the implementation `OSet.index#3`, pytest names it `OSet.index`
+    # (and a package's `__init__.py` by the package)
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pytest.ini", "[pytest]\naddopts = --doctest-modules\n")
+    write(
+        repo,
+        "oset/__init__.py",
+        "from typing import overload\n\n\nclass OSet:\n    def __init__(self, items):\n        self.items = list(items)\n\n"
+        "    @overload\n    def index(self, key: int) -> int:\n        ...\n\n"
+        "    @overload\n    def index(self, key: str) -> int:\n        ...\n\n"
+        '    def index(self, key):\n        """Where key is.\n\n        >>> OSet([1, 2]).index(2)\n        1\n        """\n'
+        "        return self.items.index(key)\n",
+    )
+    commit(repo, "oset")
+    edit(repo, "oset/__init__.py", "return self.items.index(key)", "return self.items.index(key) + 0")
+    db = str(tmp_path / "index.db")
+    assert selected(review(capsys, repo, "--db", db)) == {"oset/__init__.py::oset.OSet.index": (1, "doctest")}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
+
+
 def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
     repo = make_repo(tmp_path / "repo")
     for path, text in DOCTESTED.items():
