@@ -1252,6 +1252,7 @@ class Graph:
         if not self.class_family(method):
             return set()
         users = self.family_users(method, scopes)
+        users |= self._held_instance_users(method, scopes - users)
         nodes = self.nodes(scopes - users)
         owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
         bodies = {c: [c, *self._transitive(c, "subclasses")] for c in set(owners.values())}
@@ -1259,6 +1260,35 @@ class Graph:
         key = method.parent_id or 0
         users.update(s for s, c in owners.items() if any(self._class_family[(k, key)] for k in bodies[c]))
         return users
+
+    def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
+        """The test code among ``scopes`` that reads a module-level variable of the same name as one holding an
+        instance of the method's class or a subclass (``T = TType()`` in glom, ``pickle.dumps(T.a)`` in a test).
+        (Library code that copies something and reads such a variable, glom's ``glom()`` with ``scope[T]`` and
+        ``copy.copy(err)``, is every test's caller: what it copies is seldom that instance.)"""
+        nodes = {s: n for s, n in self.nodes(scopes).items() if n.in_test_file}
+        if not nodes:
+            return set()
+        names = sorted(n.name for n in self.nodes(c for c in self.class_family(method) if c != method.id).values()
+                       if n.kind in _CLASS_KINDS)
+        if not names:
+            return set()
+        held = {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT r.name FROM refs r JOIN symbols m ON m.id=r.scope_id WHERE r.kind='assign'"
+                f" AND m.kind='module' AND (r.receiver IN ({_in(names)}) OR {' OR '.join(['r.receiver LIKE ?'] * len(names))})",
+                [*names, *(f"%.{n}" for n in names)],
+            )
+            if r[0].isidentifier()
+        }
+        if not held:
+            return set()
+        return {
+            s
+            for s, n in nodes.items()
+            if any(r[0] == s for name in held for r in self._refs_by_root(n.file_id).get(name, ()))
+        }
 
     def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
         """Answer :meth:`_class_uses_family` for many classes in one :meth:`family_users` call."""

@@ -1370,9 +1370,18 @@ def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(
     write(
         repo,
         "pkg/ttl.py",
+        "import copy\n\n\n"
         f"class TTL{base}:\n    def __init__(self, ttl):\n        self.ttl = ttl\n\n"
         "    def __setstate__(self, state):\n        self.__dict__.update(state)\n\n\n"
-        "class Other:\n    pass\n",
+        "class Other:\n    pass\n\n\nDEFAULT = TTL(60)\n\n\n"
+        "def lookup(table, err):\n    table[DEFAULT] = 1\n    return copy.copy(err)\n",
+    )
+    write(repo, "tests/test_lookup.py", "from pkg.ttl import lookup\n\n\ndef test_lookup():\n    assert lookup({}, 1)\n")
+    write(
+        repo,
+        "tests/test_default.py",
+        "import pickle\n\nfrom pkg.ttl import DEFAULT\n\n\ndef test_default():\n"
+        "    assert pickle.loads(pickle.dumps(DEFAULT)).ttl == 60\n",
     )
     write(
         repo,
@@ -1386,8 +1395,10 @@ def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(
     edit(repo, "pkg/ttl.py", "        self.__dict__.update(state)\n", "        self.__dict__.update(state, ttl=0)\n")
     tests = selected(review(capsys, repo))
     assert "tests/test_expiry.py::test_pickle" in tests
-    # making one without pickling it does not run the hook; pickling another class does not either
-    assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other"} & set(tests)
+    assert "tests/test_default.py::test_default" in tests  # an instance of a module's variable pickled
+    # making one without pickling it does not run the hook; pickling another class does not either, nor library
+    # code that copies something else and reads the instance
+    assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other", "tests/test_lookup.py::test_lookup"} & set(tests)
 
 
 def test_a_method_only_an_outside_base_class_calls_is_reached_through_the_uses_of_its_class(
