@@ -375,11 +375,12 @@ EXPLICIT_SITES = {"CALL", "CALL_FUNCTION_EX"}
 
 def traced_callers(trace: dict[str, Any], *, explicit: bool = False) -> dict[str, set[str]]:
     """callee path::qualname → its direct project callers (path::qualname), tests excluded; with
-    ``explicit``, only those seen at an explicit call site. A recursive function is not its own caller here:
-    the diff lists the changed function under ``changed``, never under ``impacted``."""
+    ``explicit``, only those seen at an explicit call site. A recursive function is not its own caller here,
+    nor is a function nested in it (``autocurry.autocurried``): the diff lists the changed function under
+    ``changed``, never under ``impacted``, and a mutant's body no longer has the nested function."""
     out: dict[str, set[str]] = defaultdict(set)
     for (caller_path, caller, callee_path, callee), sites in zip(trace["edges"], trace["edge_sites"]):
-        if (caller_path, caller) == (callee_path, callee):
+        if caller_path == callee_path and (caller == callee or caller.startswith(callee + ".")):
             continue
         if not explicit or EXPLICIT_SITES.intersection(sites):
             out[f"{callee_path}::{callee}"].add(f"{caller_path}::{caller}")
