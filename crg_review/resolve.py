@@ -633,7 +633,7 @@ class Resolver:
 
     def _spawned(self, fid: int, command: str) -> list[tuple[Target, str]]:
         """What a command line running ``command`` (``pkg.cli`` after ``-m``, or a path ``tools/gen.py``) runs, with
-        the edge kind: the ``__main__`` scope of that module (a call), or the body of a package's ``__main__.py``
+        the edge kind: the ``__main__`` scope of that module (a call), and the body of a package's ``__main__.py``
         (which runs as an import does). Paths are matched as written or as a tail of a repository path."""
         if command.endswith(".py"):
             files = [
@@ -648,8 +648,8 @@ class Resolver:
         out: list[tuple[Target, str]] = []
         for f in sorted(set(files)):
             if self.file(f)[0].rsplit("/", 1)[-1] == "__main__.py":
+                # (run as `__main__`, a `__main__.py` with an `if __name__ == "__main__":` block runs that block too)
                 out.append((Target(self.module_symbol(f), "spawn", _SPAWN_CONFIDENCE, len(files)), "import"))
-                continue
             row = self.conn.execute(
                 f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?",
                 (f, MAIN_SCOPE),
@@ -1151,6 +1151,13 @@ class Resolver:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
             if kind in ("attr", "store"):
+                if kind == "store" and receiver == "self" and language == "python":
+                    # `self.x = v` runs the class's own `__setattr__` (astutils.Group: `self.__name__ = name` in
+                    # __init__ goes through it); a method of the class itself is `self`'s
+                    cls = self.enclosing_class(scope)
+                    setattr_ = self.member(cls.id, "__setattr__") if cls is not None else None
+                    if setattr_ is not None:
+                        add(scope.id, Target(setattr_, "self", 1.0), "call", line)
                 if not targets and receiver in ("self", "cls") and language == "python":
                     # count = Counter(...) in the class body: reading self.count runs __get__, writing it __set__
                     method = "__set__" if kind == "store" else "__get__"
@@ -1333,6 +1340,10 @@ class Resolver:
         cands = self._candidates(name, receiver)
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
+        elif receiver in _SELF_NAMES and name[:1].isupper() and language == "python":
+            # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
+            # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
+            cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.file(c.file_id)[1] == language]
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             return []
         confidence = round(0.5 / len(cands), 3)
@@ -1634,10 +1645,27 @@ class Resolver:
                     for t in self._resolve_name(fid, at, name, receiver, "ref"):
                         if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
                             found.append(t.sym)
+                    # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
+                    for t in self._variable_lookups(fid, at, text):
+                        if t.sym not in found:
+                            found.append(t.sym)
         finally:
             self._depth -= 1
         confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(f, "table", confidence, len(found)) for f in found]
+
+    def _variable_lookups(self, fid: int, scope: Sym, var: str) -> list[Target]:
+        """The members a variable of ``scope`` assigned ``getattr(...)`` of a literal prefix may hold (the
+        scope's look-ups by prefix that it does not call)."""
+        facts = self.facts(fid)
+        lookups = facts.get((scope.id, _LOOKUP_FACT), [])
+        if not lookups or ("assign", "getattr") not in facts.get((scope.id, var), []):
+            return []
+        out: list[Target] = []
+        for _, text in lookups:
+            receiver, _, prefix = text.rpartition(".")
+            out.extend(t for t in self._prefixed_members(fid, scope, prefix.rstrip("*"), receiver) if t not in out)
+        return out
 
     def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
         """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or

@@ -1683,14 +1683,17 @@ if __name__ == "__main__":
 '''
 
 
-def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(capsys: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("package_main", ["main([])\n", "if __name__ == '__main__':\n    main([])\n"])
+def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(
+    capsys: Any, tmp_path: Path, package_main: str
+) -> None:
     """What `if __name__ == "__main__":` calls is not run on import: a change of it reaches the tests that run the
-    module as a command (`-m pkg.cli`, `-m pkg` through pkg/__main__.py, a path after the interpreter), not the
-    tests that import the module."""
+    module as a command (`-m pkg.cli`, `-m pkg` through pkg/__main__.py, with or without an entry block of its own,
+    a path after the interpreter), not the tests that import the module."""
     repo = make_repo(tmp_path / "repo")
     write(repo, "pkg/__init__.py", "")
     write(repo, "pkg/cli.py", CLI)
-    write(repo, "pkg/__main__.py", "from pkg.cli import main\n\nmain([])\n")
+    write(repo, "pkg/__main__.py", "from pkg.cli import main\n\n" + package_main)
     write(repo, "tools/gen.py", "from pkg.cli import main\n\nif __name__ == '__main__':\n    main([])\n")
     write(
         repo,

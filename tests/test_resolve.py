@@ -170,6 +170,62 @@ def test_a_bare_name_match_keeps_confidence_and_candidate_count(repo: Path, tmp_
     assert all(e[5] == "name-match" and e[6] == 0.25 and e[7] == 2 for e in matched)
 
 
+def test_an_attribute_named_like_a_class_that_the_program_sets_later_holds_that_class(
+    repo: Path, tmp_path: Path
+) -> None:
+    # boolean.py: `AND = None` in the base class, set by the algebra with setattr; `self.AND(...)` makes an AND
+    files = {
+        "alg.py": "class Expr:\n    AND = None\n\n    def __and__(self, other):\n        return self.AND(self, other)\n\n"
+        "    def lower(self):\n        return self.and_(self)\n\n\n"
+        "class AND(Expr):\n    def __init__(self, *args):\n        self.args = args\n",
+        "other.py": "class AND:\n    pass\n\n\ndef and_(x):\n    return x\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    made = calls(edges, "alg.py::Expr.__and__")
+    assert {("alg.py", "AND", "name-match"), ("alg.py", "AND.__init__", "constructor"), ("other.py", "AND", "name-match")} <= made
+    assert all(dst != "AND" for _, dst, _ in calls(edges, "alg.py::Expr.lower"))
+
+
+def test_a_table_of_bound_methods_filled_by_getattr_of_a_prefix_calls_each(repo: Path, tmp_path: Path) -> None:
+    # asteval: the handlers are looked up by name into a dict, which `run` takes one of and calls
+    files = {
+        "interp.py": "class Interp:\n    def __init__(self):\n        self.handlers = {}\n"
+        "        for node in ('add', 'sub'):\n            handler = getattr(self, f'on_{node}', self.missing)\n"
+        "            self.handlers[node] = handler\n\n"
+        "    def run(self, node):\n        handler = self.handlers[node]\n        return handler(node)\n\n"
+        "    def on_add(self, node):\n        return 1\n\n    def on_sub(self, node):\n        return 2\n\n"
+        "    def missing(self, node):\n        return 0\n\n    def other(self):\n        return 3\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {dst for _, dst, how in calls(edges, "interp.py::Interp.run") if how == "table"} == {"Interp.on_add", "Interp.on_sub"}
+
+
+def test_an_attribute_assigned_on_self_runs_the_class_setattr(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "group.py": "class Base:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"
+        "class Group(Base):\n    def __init__(self, name):\n        self.name = name\n\n\n"
+        "class Plain:\n    def __init__(self, name):\n        self.name = name\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("group.py", "Base.__setattr__", "self") in calls(edges, "group.py::Group.__init__")
+    assert not calls(edges, "group.py::Plain.__init__")
+
+
+def test_a_sort_key_made_by_a_call_runs_what_the_call_returns(repo: Path, tmp_path: Path) -> None:
+    # natsort: `sorted(seq, key=natsort_keygen(alg))` where natsort_keygen returns `partial(natsort_key, ...)`
+    files = {
+        "keys.py": "def natural(x, alg=0):\n    return x\n",
+        "sort.py": "import functools\nfrom functools import partial\n\nfrom keys import natural\n\n\n"
+        "def keygen(alg):\n    return partial(natural, alg=alg)\n\n\n"
+        "def compare(a, b):\n    return 0\n\n\n"
+        "def natsorted(seq, alg=0):\n    return sorted(seq, key=keygen(alg))\n\n\n"
+        "def cmpsorted(seq):\n    return sorted(seq, key=functools.cmp_to_key(compare))\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("keys.py", "natural") in {(p, q) for p, q, _ in calls(edges, "sort.py::natsorted")}
+    assert ("sort.py", "compare") in {(p, q) for p, q, _ in calls(edges, "sort.py::cmpsorted")}
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",

@@ -424,6 +424,8 @@ _CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
     b"nlargest": (None, b"key"),
     b"sort": (None, b"key"),
 }
+#: functions of the standard library whose first argument is called when what they return is
+_CALLABLE_WRAPPERS = frozenset((b"partial", b"cmp_to_key"))
 #: methods of a mapping that look their first argument up as a key
 _KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
 #: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
@@ -455,6 +457,16 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
             if key is not None and source[key.start_byte : key.end_byte] == keyword:
                 given = arg.child_by_field_name("value")
                 break
+    if given is not None and given.type == "call":
+        # `sorted(xs, key=cmp_to_key(compare))`, `key=partial(f, ...)`: f runs; `key=make_key(alg)`: what
+        # make_key returns runs, as in `make_key(alg)(x)` (@reference.callresult)
+        made_by = given.child_by_field_name("function")
+        if made_by is None or made_by.type not in _NAMES:
+            return []
+        end = made_by.child_by_field_name("attribute") if made_by.type == "attribute" else made_by
+        if end is None or source[end.start_byte : end.end_byte] not in _CALLABLE_WRAPPERS:
+            return [("callresult", given, given)]
+        given = _named_child(given.child_by_field_name("arguments"), 0)
     if given is None or given.type not in _NAMES:
         return []
     return _member("callback", given)
@@ -503,6 +515,12 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                 container = function.child_by_field_name("object")
         if container is not None and container.type in _NAMES:
             out.append(("lookup", left, container))
+    if left_kind == "subscript" and _field_type(left, "value") in _NAMES:
+        # (assignment left: (subscript value: [(identifier) (attribute)] @name) right: [(identifier) (attribute) (call
+        #   function: [(identifier) (attribute)])] @receiver) @reference.item: `self.handlers[node] = handler`
+        value = _item_value(right)
+        if value is not None:
+            out.append(("item", left.child_by_field_name("value"), value))
     if left_kind in _NAMES and right_kind in _DISPLAYS:
         # (assignment left: [(identifier) (attribute)] @name right: (list [(identifier) (attribute) (call function:
         #   [(identifier) (attribute)])] @receiver)) @reference.item, and tuples, sets, a list comprehension's body
@@ -976,6 +994,10 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         wrapper = _updated_wrapper(function, node, source)
         if wrapper is not None:  # `return update_wrapper(wrapper, f)` returns wrapper: @reference.alias
             out.append(("alias", caps["name"][0], wrapper))
+        first = _named_child(node.child_by_field_name("arguments"), 0)
+        called = source[function.start_byte : function.end_byte].decode("utf-8", "replace")
+        if first is not None and first.type in _NAMES and _PARTIAL.search(called):
+            out.append(("alias", caps["name"][0], first))  # `return partial(g, ...)` returns what calls g
         return out
     if what == "for_statement" or what == "for_in_clause":
         return _for(node)
