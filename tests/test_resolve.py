@@ -226,6 +226,21 @@ def test_a_sort_key_made_by_a_call_runs_what_the_call_returns(repo: Path, tmp_pa
     assert ("sort.py", "compare") in {(p, q) for p, q, _ in calls(edges, "sort.py::cmpsorted")}
 
 
+def test_a_parameter_annotated_with_a_union_type_alias_holds_its_classes(repo: Path, tmp_path: Path) -> None:
+    # tenacity: `stop: "StopBaseT" = stop_never`, `StopBaseT = stop_base | typing.Callable[...]`, `self.stop(state)`
+    files = {
+        "stop.py": "import typing\n\n\nclass stop_base:\n    def __call__(self, state):\n        return False\n\n\n"
+        "class stop_after(stop_base):\n    def __call__(self, state):\n        return True\n\n\n"
+        "StopT = stop_base | typing.Callable[[int], bool]\nMaybeStop = typing.Optional['stop_base']\n",
+        "retry.py": "from stop import MaybeStop, StopT\n\n\nclass Retrying:\n"
+        "    def __init__(self, stop: \"StopT\" = None, other: MaybeStop = None):\n        self.stop = stop\n        self.other = other\n\n"
+        "    def run(self):\n        return self.stop(1)\n\n    def check(self):\n        return self.other(2)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for method in ("run", "check"):
+        assert {"stop_base.__call__", "stop_after.__call__"} <= {q for _, q, _ in calls(edges, f"retry.py::Retrying.{method}")}
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",

@@ -553,8 +553,9 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         # (assignment left: [(identifier) (attribute)] @name right: [(identifier) (attribute)] @receiver) @reference.alias
         if right_kind in _NAMES:
             out.append(("alias", left, right))
-        # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands
-        out.extend(("alias", left, operand) for operand in _alternatives(right))
+        # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands; a type alias
+        # `RetryBaseT = retry_base | Callable[..., bool]` (or `Union[...]`, `Optional[...]`) names each member
+        out.extend(("alias", left, operand) for operand in _alternatives(right) + _union_members(right, source))
         if called is not None:
             args = right.child_by_field_name("arguments")
             if args is not None and args.type == "argument_list":
@@ -631,6 +632,31 @@ def _alternatives(node: Any) -> list[Any]:
                 out.append(n)
             continue
         stack.extend(reversed([p for p in parts if p is not None]))
+    return out
+
+
+#: a forward reference to a class: ``"Thing"``, ``'mod.Thing'``
+_FORWARD = re.compile(rb"""(["'])[A-Za-z_][\w.]*\1""")
+
+
+def _union_members(node: Any, source: bytes) -> list[Any]:
+    """The names a union type spells: ``A | B | None``, ``Union[A, B]``, ``typing.Optional[A]`` (generic members,
+    ``Callable[...]``, left out)."""
+    if node is None:
+        return []
+    out: list[Any] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "binary_operator" and _field_type(n, "operator") == "|":
+            stack.extend((n.child_by_field_name("right"), n.child_by_field_name("left")))
+        elif n.type == "subscript":
+            value = n.child_by_field_name("value")
+            head = source[value.start_byte : value.end_byte].rpartition(b".")[2] if value is not None else b""
+            if head in (b"Union", b"Optional"):
+                stack.extend(reversed([k for k in n.children_by_field_name("subscript") if k.is_named]))
+        elif n is not node and (n.type in _NAMES or (n.type == "string" and _FORWARD.fullmatch(source[n.start_byte : n.end_byte]))):
+            out.append(n)
     return out
 
 
