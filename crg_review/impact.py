@@ -1197,6 +1197,44 @@ class Graph:
         confidence = round(0.5 / max(int(defined), 1), 3)
         return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
 
+    def family_protocol_callers(self, method: Node) -> list[EdgeIn]:
+        """For a special method Python runs for an operator or a builtin (``__eq__`` for ``==`` and ``in``,
+        ``__lt__`` for ``<`` and sorting, ``__repr__`` for ``repr()``): the methods of its class hierarchy (every
+        class below its topmost in-repo bases) that use it on objects of unknown type. In a recursive structure
+        (an expression tree whose nodes compare their arguments) the operands are likely of the hierarchy. None
+        when more than PROTOCOL_MAX_SITES methods do, or the hierarchy is larger than a receiver guess takes;
+        the confidence of a name match among the hierarchy's definitions of the method."""
+        if (
+            method.kind != "method"
+            or method.parent_id is None
+            or method.language != "python"
+            or not _is_special(method.name)
+            or method.name in _COPY_METHODS
+        ):
+            return []
+        tops = [c for c in [method.parent_id, *self._transitive(method.parent_id, "bases")] if not self.bases(c)]
+        classes = set(tops)
+        for top in tops:
+            classes.update(self._transitive(top, "subclasses"))
+        if len(classes) > RECEIVER_GUESS_MAX_CLASSES:
+            return []
+        self._load_children(classes)
+        members = [c for cls in classes for c in self._children[cls] if c.kind in _FUNCTION_KINDS]
+        scopes = sorted(m.id for m in members if m.id != method.id)
+        sites: dict[int, int] = {}
+        for chunk in _chunks(scopes):
+            for scope, line in self.conn.execute(
+                f"SELECT scope_id, min(line) FROM refs WHERE scope_id IN ({_in(chunk)}) AND name = ?"
+                " AND kind IN ('call', 'hashkey') GROUP BY scope_id",
+                [*chunk, method.name],
+            ):
+                sites[scope] = line
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        defined = sum(1 for m in members if m.name == method.name)
+        confidence = round(0.5 / max(defined, 1), 3)
+        return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sorted(sites.items())]
+
     def _has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
         found = self._outside_bases.get(class_id)
@@ -1825,7 +1863,7 @@ def walk_dependants(
                 ]
                 edges += graph.receiver_guesses(dst_node) if d == 1 else []
             if d == 1:
-                edges += graph.protocol_callers(dst_node)
+                edges += graph.protocol_callers(dst_node) + graph.family_protocol_callers(dst_node)
             if kinds is None and d == 1:
                 edges += [
                     EdgeIn(o.id, dst, "override", OVERRIDE_CONFIDENCE, "override", o.start_line)
@@ -1984,6 +2022,10 @@ def walk_tests(
             if dst in executed:
                 if node.in_test_file:  # a test module (or conftest.py) that runs the change on import
                     _add_tests(graph, hits, _module_tests(graph, node.path), depth + 1, "graph", below)
+                    if not _is_conftest(node.path):
+                        # and the file: its import may make tests the index cannot name (mistune's module-level
+                        # `TestCommonMark.load_fixtures("commonmark.json")` attaches a `test_<n>` per case)
+                        _add_hit(hits, _file_test(node.path), "", depth + 1, "graph", below)
                     window.found(below, level + 1)
                 edges = graph.file_importers(node)
             else:
@@ -2414,6 +2456,10 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
         or (how == "glob" and fnmatch.fnmatchcase(name, literal))
         for literal, how in tests
     )
+
+
+def _is_conftest(path: str) -> bool:
+    return posixpath.basename(path) == "conftest.py"
 
 
 def _file_test(path: str) -> Node:

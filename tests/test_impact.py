@@ -1361,6 +1361,55 @@ def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_m
     assert impacted(data)["install"]["depth"] == 1
 
 
+def test_a_test_module_that_makes_its_tests_on_import_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
+    # mistune: `TestCommonMark.load_fixtures("commonmark.json")` at module level attaches a `test_<n>` per case
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/cases.py",
+        "import unittest\n\n\nclass CaseTest(unittest.TestCase):\n    @classmethod\n    def load_cases(cls, cases):\n"
+        "        def attach(n, x):\n            def method(self):\n                self.check(x)\n\n"
+        "            setattr(cls, f'test_{n}', method)\n\n"
+        "        for n, x in enumerate(cases):\n            attach(n, x)\n\n"
+        "    def check(self, x):\n        assert self.run_case(x)\n",
+    )
+    write(
+        repo,
+        "tests/test_cases.py",
+        "from pkg.core import api\nfrom tests.cases import CaseTest\n\n\nclass TestApi(CaseTest):\n"
+        "    def run_case(self, x):\n        return api(x)\n\n\nTestApi.load_cases([1, 2, 3])\n",
+    )
+    commit(repo, "generated tests")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 2")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_cases.py" in tests, tests
+    assert "tests/test_chain.py::test_api" in tests
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/test_cases.py" in out.split()
+    assert run_pytest(repo, ["tests/test_cases.py"]) == "3 passed"  # the three the index cannot name
+
+
+def test_an_operator_method_is_called_by_the_methods_of_its_hierarchy_that_use_the_operator(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # boolean.py: the nodes of an expression tree compare their arguments, of unknown type, with `==`
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/expr.py",
+        "class Expr:\n    def __init__(self, *args):\n        self.args = list(args)\n\n"
+        "    def __eq__(self, other):\n        return self.args == getattr(other, 'args', None)\n\n\n"
+        "class Op(Expr):\n    def absorb(self, x):\n        return [a for a in self.args if a == x]\n\n"
+        "    def has(self, x):\n        for a in self.args:\n            if a == x:\n                return True\n        return False\n\n\n"
+        "class Other:\n    def same(self, a, b):\n        return a == b\n",
+    )
+    commit(repo, "expr")
+    edit(repo, "pkg/expr.py", "getattr(other, 'args', None)", "getattr(other, 'args', ())")
+    found = impacted(review(capsys, repo))
+    assert found["Op.absorb"]["depth"] == 1 and found["Op.has"]["depth"] == 1, found
+    assert "Other.same" not in found  # `==` outside the hierarchy: no guess
+
+
 @pytest.mark.parametrize("base", ["", "(dict)"])
 def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(
     tmp_path: Path, capsys: Any, base: str
