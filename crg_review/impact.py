@@ -1268,12 +1268,22 @@ class Graph:
             return []
         if method.id not in self._copied:
             sites: dict[int, int] = {}
-            for scope, line, receiver, name in self.conn.execute(
-                f"SELECT scope_id, line, receiver, name FROM refs WHERE kind='call' AND name IN ({_in(_COPY_CALLS)})",
+            # `from pickle import dumps, loads` then `loads(dumps(ee))`: the files binding such a name
+            imported = {
+                (fid, name)
+                for fid, name in self.conn.execute(
+                    f"SELECT file_id, coalesce(alias, name) FROM imports WHERE module IN ({_in(sorted(_COPY_MODULES))})"
+                    f" AND name IN ({_in(_COPY_CALLS)})",
+                    [*sorted(_COPY_MODULES), *_COPY_CALLS],
+                )
+            }
+            for scope, line, receiver, name, fid in self.conn.execute(
+                "SELECT scope_id, line, receiver, name, file_id FROM refs WHERE kind='call'"
+                f" AND name IN ({_in(_COPY_CALLS)})",
                 _COPY_CALLS,
             ):
                 module = receiver.rpartition(".")[2]
-                if module in _COPY_MODULES or (not receiver and name in ("copy", "deepcopy")):
+                if module in _COPY_MODULES or (not receiver and (name in ("copy", "deepcopy") or (fid, name) in imported)):
                     sites.setdefault(scope, line)
             users = self._copy_users(method, set(sites))
             self._copied[method.id] = [

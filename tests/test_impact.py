@@ -1428,6 +1428,11 @@ def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(
     write(repo, "tests/test_lookup.py", "from pkg.ttl import lookup\n\n\ndef test_lookup():\n    assert lookup({}, 1)\n")
     write(
         repo,
+        "tests/test_bare.py",
+        "from pickle import dumps, loads\n\nfrom pkg.ttl import TTL\n\n\ndef test_bare():\n    assert loads(dumps(TTL(1))).ttl == 1\n",
+    )
+    write(
+        repo,
         "tests/test_default.py",
         "import pickle\n\nfrom pkg.ttl import DEFAULT\n\n\ndef test_default():\n"
         "    assert pickle.loads(pickle.dumps(DEFAULT)).ttl == 60\n",
@@ -1445,6 +1450,7 @@ def test_a_pickling_hook_is_reached_from_the_scopes_that_pickle_its_class(
     tests = selected(review(capsys, repo))
     assert "tests/test_expiry.py::test_pickle" in tests
     assert "tests/test_default.py::test_default" in tests  # an instance of a module's variable pickled
+    assert "tests/test_bare.py::test_bare" in tests  # `from pickle import dumps, loads`
     # making one without pickling it does not run the hook; pickling another class does not either, nor library
     # code that copies something else and reads the instance
     assert not {"tests/test_expiry.py::test_make", "tests/test_expiry.py::test_other", "tests/test_lookup.py::test_lookup"} & set(tests)
