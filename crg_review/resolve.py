@@ -98,6 +98,8 @@ _CONSTRUCTORS = ("__new__", "__init__")
 #: how sure a command line naming a module is to run its `__main__` block (it may run another copy of the module,
 #: an installed one)
 _SPAWN_CONFIDENCE = 0.9
+#: how sure a dotted path in a string is to name the definition it spells (it may be a message, another copy)
+_STRING_CONFIDENCE = 0.8
 #: a function given by name to a function of the same file that calls one of its parameters: likely the one called
 _PASSED_CONFIDENCE = 0.6
 #: how many lines above a function given by name the call it is an argument of may start, and how sure that is
@@ -658,6 +660,14 @@ class Resolver:
                 out.append((Target(_sym(row), "spawn", _SPAWN_CONFIDENCE, len(files)), "call"))
         return out
 
+    def _dotted(self, fid: int, name: str, module: str) -> list[Target]:
+        """What a string ``"module.name"`` names: ``name`` as ``module`` offers it, else the module ``module.name``
+        (``"mistune.plugins.footnotes.footnotes"`` in a table of plugins, a settings list of classes)."""
+        found = [t for f in self.module_files(fid, module, 0) for t in self.export(f, name)]
+        if not found:
+            found = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, f"{module}.{name}", 0)]
+        return [Target(t.sym, "string", min(t.confidence, _STRING_CONFIDENCE)) for t in found if t.resolution != "name-match"]
+
     def module_files(self, importer: int, module: str, level: int) -> list[int]:
         """Files an import of ``module`` (relative ``level``) from file ``importer`` can mean."""
         key = (module, level, importer)
@@ -1109,6 +1119,10 @@ class Resolver:
                     continue
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
                     add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
+                continue
+            if kind == "dotted":  # "pkg.mod.name" in a string: that definition, looked up by import (never a guess)
+                for t in self._dotted(fid, name, receiver):
+                    add(scope.id, t, "ref", line)
                 continue
             if kind == "spawn":  # a command line running a module: its `if __name__ == "__main__":` block runs
                 for t, how in self._spawned(fid, receiver):

@@ -1361,6 +1361,24 @@ def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_m
     assert impacted(data)["install"]["depth"] == 1
 
 
+def test_a_function_named_by_a_dotted_path_in_a_table_is_run_by_the_readers_of_the_table(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # mistune: `_plugins = {"footnotes": "mistune.plugins.footnotes.footnotes"}`, read by `import_plugin(name)`
+    repo = project(tmp_path)
+    write(repo, "pkg/plugins/__init__.py", "_plugins = {'strike': 'pkg.plugins.strike.strike'}\n\n\n"
+          "def import_plugin(name):\n    import importlib\n    mod, _, fn = _plugins[name].rpartition('.')\n"
+          "    return getattr(importlib.import_module(mod), fn)\n")
+    write(repo, "pkg/plugins/strike.py", "def strike(text):\n    return '~' + text\n")
+    write(repo, "tests/test_plugins.py", "from pkg.plugins import import_plugin\n\n\n"
+          "def test_strike():\n    assert import_plugin('strike')('a') == '~a'\n")
+    commit(repo, "plugins")
+    edit(repo, "pkg/plugins/strike.py", "return '~' + text", "return '~~' + text")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_plugins.py::test_strike" in tests, tests
+    assert "tests/test_chain.py::test_api" not in tests
+
+
 def test_a_test_module_that_makes_its_tests_on_import_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
     # mistune: `TestCommonMark.load_fixtures("commonmark.json")` at module level attaches a `test_<n>` per case
     repo = project(tmp_path)

@@ -241,6 +241,24 @@ def test_a_parameter_annotated_with_a_union_type_alias_holds_its_classes(repo: P
         assert {"stop_base.__call__", "stop_after.__call__"} <= {q for _, q, _ in calls(edges, f"retry.py::Retrying.{method}")}
 
 
+def test_a_dotted_path_in_a_string_names_the_definition(repo: Path, tmp_path: Path) -> None:
+    # mistune's plugin table, django's settings: "pkg.mod.name" in a dict, a list, an argument
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/plugins/__init__.py": "_plugins = {'fn': 'pkg.plugins.fns.fn', 'other': 'elsewhere.mod.thing'}\n",
+        "pkg/plugins/fns.py": "def fn(md):\n    return md\n",
+        "pkg/load.py": "from importlib import import_module\n\n\ndef load():\n"
+        "    return import_module('pkg.plugins.fns'), find('pkg.plugins.fns.fn')\n\n\ndef find(path):\n    return path\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    strings = {(e[0], e[1], e[2], e[3]) for e in edges if e[5] == "string"}
+    assert strings == {
+        ("pkg/plugins/__init__.py", "<module>", "pkg/plugins/fns.py", "fn"),
+        ("pkg/load.py", "load", "pkg/plugins/fns.py", "fn"),
+        ("pkg/load.py", "load", "pkg/plugins/fns.py", "<module>"),
+    }
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",

@@ -818,6 +818,8 @@ _CONTAINERS = frozenset(
 #: a module run by path in a command line (``"tabulate/__init__.py"``, ``"./scripts/tool.py"``)
 _SCRIPT_PATH = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.-]+)*\.py$")
 _MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+#: a string holding a dotted path of three parts or more (python.scm's `dotted` strings)
+_DOTTED = re.compile(rb"""(["'])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\1""")
 
 
 def _spawned(node: Any, source: bytes) -> list[Item]:
@@ -970,7 +972,7 @@ def _values(node: Any, variable: Any, out: list[Item]) -> None:
     while stack:
         n = stack.pop()
         kind = n.type
-        if kind in _NAMES:
+        if kind in _NAMES or (kind == "string" and _DOTTED.fullmatch(n.text or b"")):
             out.append(("holds", n, variable))
         elif kind in _CONTAINERS or kind in ("list_splat", "dictionary_splat"):
             stack.extend(n.named_children)
@@ -1033,6 +1035,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _toplevel(node, source)
     if what == "spawn":
         return _spawned(node, source)
+    if what == "dotted":  # (the query's #match? keeps the strings that look like `pkg.mod.name`)
+        return [("dotted", node, None)]
     if what == "collects":
         return _collected_patterns(node, source)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
@@ -1237,6 +1241,13 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind.startswith("collects_"):  # a file name test: the literal, unquoted, and how it is used
             refs.append(Reference("collects", r.name[1:-1], r.kind[9:], r.line, r.scope, None, ()))
+            continue
+        if r.kind == "dotted":  # "pkg.mod.name": name in pkg.mod (or the module pkg.mod.name)
+            module, _, last = r.name[1:-1].rpartition(".")
+            refs.append(Reference("dotted", last, module, r.line, r.scope, None, ()))
+            continue
+        if r.kind == "holds" and r.name[:1] in ("'", '"'):  # a dotted path a module-level table holds (_values)
+            refs.append(r._replace(name=r.name[1:-1]))
             continue
         if r.kind == "spawn":  # the module a command line runs: its `__main__` scope (or its __main__.py) is called
             refs.append(Reference("spawn", MAIN_SCOPE, r.name[1:-1].removeprefix("./"), r.line, r.scope, None, ()))

@@ -11,6 +11,16 @@
 ; a `spawn` reference to that module's `__main__` scope (python.finalize, resolve: "spawn")
 [(list) (tuple)] @expand.spawn
 
+; a dotted path in a string names a definition of the repository (`"mistune.plugins.footnotes.footnotes"` in a registry,
+; django's settings, `import_string("pkg.mod.func")`): a `dotted` reference (python.finalize; resolve: "string"). Three
+; parts at least: `"os.path"`, `"file.txt"` are left out
+(pair value: (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+(list (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+(tuple (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+(argument_list (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+(keyword_argument value: (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+(assignment right: (string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+
 ; a conftest's `pytest_collect_file` hook collects test items from files that are not Python (`.yaml`, `.docopt`):
 ; the file patterns it compares paths with (python.expand "collects"; impact.Graph.collected_files)
 (function_definition name: (identifier) @_hook body: (block) @expand.collects (#eq? @_hook "pytest_collect_file"))
