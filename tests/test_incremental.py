@@ -341,3 +341,38 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
         assert callers[6:] == [["three", "two"], [], []], callers
     finally:
         store.close()
+
+
+def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -> None:
+    # pkg/plugins.py never changes while the module and the function its strings name come and go
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    (repo / "pkg/plugins.py").write_text("PLUGINS = {'fn': 'pkg.ext.fns.fn', 'mod': 'pkg.ext.fns'}\n")
+    (repo / "pkg/ext").mkdir()
+    git(repo, "add", "-A")
+    store = Store.open(tmp_path / "inc.db")
+    steps = [
+        ("pkg/ext/__init__.py", ""),
+        ("pkg/ext/fns.py", "def other():\n    return 0\n"),
+        ("pkg/ext/fns.py", "def fn():\n    return 1\n"),
+        ("pkg/ext/__init__.py", "from .fns import fn\n"),
+        ("pkg/ext/fns.py", "def fn2():\n    return 2\n"),
+        ("pkg/ext/fns.py", None),
+    ]
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        named = []
+        for path, text in steps:
+            if text is None:
+                (repo / path).unlink()
+            else:
+                (repo / path).write_text(text)
+            git(repo, "add", "-A")
+            update_index(store, Repo(repo), Source("staged"))
+            dump = store.dump()
+            assert dump == full_dump(repo, tmp_path / "full.db"), path
+            named.append(sorted(e[3] for e in dump["edges"] if e[5] == "string"))
+        assert named == [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []], named
+    finally:
+        store.close()
