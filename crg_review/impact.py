@@ -2010,6 +2010,10 @@ def walk_tests(
                 for test_class in [node] if node.kind in _CLASS_KINDS else []:
                     for _method, qual in graph.base_tests(test_class):
                         _add_hit(hits, test_class, qual, max(depth, 0), reason, here)
+                    if test_class.in_test_file and test_class.parent_id == graph.module_symbol(test_class.file_id):
+                        # and the class, for the tests its metaclass or a class method attaches (uritemplate's
+                        # `metaclass=RFCTemplateExamples` makes a `test_<level>` per table): names the index lacks
+                        _add_hit(hits, test_class, test_class.qualname, max(depth, 0), reason, here)
                 window.found(here, level)
             elif here and node.kind == "method" and not node.is_test and node.name.startswith("test"):
                 mixed_in = graph.inherited_tests(node)  # a test method of a mixin that is no test class

@@ -1379,6 +1379,27 @@ def test_a_function_named_by_a_dotted_path_in_a_table_is_run_by_the_readers_of_t
     assert "tests/test_chain.py::test_api" not in tests
 
 
+def test_a_test_class_whose_metaclass_makes_its_tests_is_selected_as_a_class(tmp_path: Path, capsys: Any) -> None:
+    # uritemplate: `class TestURITemplate(unittest.TestCase, metaclass=RFCTemplateExamples)`, whose `__new__`
+    # attaches a `test_<table>` closure per example table
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_tables.py",
+        "import unittest\n\nfrom pkg.core import api\n\n\nclass Tables(type):\n    small = [1, 2]\n    large = [10, 20]\n\n"
+        "    def __new__(cls, name, bases, attrs):\n        def make_test(values):\n            def _test_(self):\n"
+        "                for v in values:\n                    self.assertTrue(api(v))\n\n            return _test_\n\n"
+        "        for table in ('small', 'large'):\n            attrs['test_' + table] = make_test(getattr(Tables, table))\n"
+        "        return type.__new__(cls, name, bases, attrs)\n\n\n"
+        "class TestTables(unittest.TestCase, metaclass=Tables):\n    def test_static(self):\n        self.assertTrue(True)\n",
+    )
+    commit(repo, "tables")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 2")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_tables.py::TestTables" in tests, tests
+    assert run_pytest(repo, ["tests/test_tables.py::TestTables"]) == "3 passed"  # two the index cannot name
+
+
 def test_a_test_module_that_makes_its_tests_on_import_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
     # mistune: `TestCommonMark.load_fixtures("commonmark.json")` at module level attaches a `test_<n>` per case
     repo = project(tmp_path)
