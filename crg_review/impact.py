@@ -301,6 +301,7 @@ class Graph:
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
+        self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
@@ -930,15 +931,19 @@ class Graph:
         if method.kind != "method" or method.parent_id is None or method.name in _CONSTRUCTORS:
             return None
         classes = {method.parent_id, *self._transitive(method.parent_id, "subclasses")}
-        names = {n.name for n in self.nodes(classes).values()}
-        made = [
-            r[2]
-            for r in self._refs_of(module.file_id)
-            if r[0] == module.id and r[1] == "assign" and r[4] == edge.line and r[3].rpartition(".")[2] in names
-        ]
+        made = self._stored_instances(module, edge.line, {n.name for n in self.nodes(classes).values()})
         if not made or any("." in name or "[" in name for name in made):
             return None
         return self._readers_of(module, method, made, edge.confidence)
+
+    def _stored_instances(self, module: Node, line: int, class_names: set[str]) -> list[str]:
+        """The module-level variables the module body assigns, at ``line``, a call of a class named in
+        ``class_names`` (``validate_email = EmailValidator()``; ``x.y`` or ``T[k]`` targets as written)."""
+        return [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "assign" and r[4] == line and r[3].rpartition(".")[2] in class_names
+        ]
 
     def _readers_of(self, module: Node, fn: Node, variables: list[str], confidence: float) -> list[EdgeIn] | None:
         """The scopes reading module-level ``variables`` of ``module`` (see :meth:`table_readers`) as edges into
@@ -1267,8 +1272,18 @@ class Graph:
         if method.kind != "method" or method.name not in _COPY_METHODS or method.language != "python":
             return []
         if method.id not in self._copied:
-            sites: dict[int, int] = {}
-            # `from pickle import dumps, loads` then `loads(dumps(ee))`: the files binding such a name
+            sites = self._copy_sites()
+            users = self._copy_users(method, set(sites))
+            self._copied[method.id] = [
+                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
+                for s in sorted(users)
+            ]
+        return self._copied[method.id]
+
+    def _copy_sites(self) -> dict[int, int]:
+        """The scopes that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` (also as a bare name a file
+        imports from such a module: ``from pickle import dumps``), with the line of the first such call; read once."""
+        if self._copy_site_lines is None:
             imported = {
                 (fid, name)
                 for fid, name in self.conn.execute(
@@ -1277,6 +1292,7 @@ class Graph:
                     [*sorted(_COPY_MODULES), *_COPY_CALLS],
                 )
             }
+            sites: dict[int, int] = {}
             for scope, line, receiver, name, fid in self.conn.execute(
                 "SELECT scope_id, line, receiver, name, file_id FROM refs WHERE kind='call'"
                 f" AND name IN ({_in(_COPY_CALLS)})",
@@ -1285,12 +1301,8 @@ class Graph:
                 module = receiver.rpartition(".")[2]
                 if module in _COPY_MODULES or (not receiver and (name in ("copy", "deepcopy") or (fid, name) in imported)):
                     sites.setdefault(scope, line)
-            users = self._copy_users(method, set(sites))
-            self._copied[method.id] = [
-                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
-                for s in sorted(users)
-            ]
-        return self._copied[method.id]
+            self._copy_site_lines = sites
+        return self._copy_site_lines
 
     def _copy_users(self, method: Node, scopes: set[int]) -> set[int]:
         """The scopes that use the method's class (:meth:`uses_class_of`), or that are methods of a class
@@ -1310,25 +1322,25 @@ class Graph:
         return users
 
     def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
-        """The test code among ``scopes`` that reads a module-level variable of the same name as one holding an
-        instance of the method's class or a subclass (``T = TType()`` in glom, ``pickle.dumps(T.a)`` in a test).
+        """The test code among ``scopes`` that reads a module-level variable of the same name as one a module body
+        assigns an instance of the method's class or a subclass (``T = TType()`` in glom, ``pickle.dumps(T.a)`` in a
+        test; the constructions are the classes' incoming calls, which the walk has loaded).
         (Library code that copies something and reads such a variable, glom's ``glom()`` with ``scope[T]`` and
         ``copy.copy(err)``, is every test's caller: what it copies is seldom that instance.)"""
         nodes = {s: n for s, n in self.nodes(scopes).items() if n.in_test_file}
         if not nodes:
             return set()
-        names = sorted(n.name for n in self.nodes(c for c in self.class_family(method) if c != method.id).values()
-                       if n.kind in _CLASS_KINDS)
-        if not names:
-            return set()
+        classes = {c: n for c, n in self.nodes(self.class_family(method)).items() if n.kind in _CLASS_KINDS}
+        names = {n.name for n in classes.values()}
+        incoming = self.incoming(classes)
+        makers = self.nodes({e.src for edges in incoming.values() for e in edges})
         held = {
-            r[0]
-            for r in self.conn.execute(
-                "SELECT DISTINCT r.name FROM refs r JOIN symbols m ON m.id=r.scope_id WHERE r.kind='assign'"
-                f" AND m.kind='module' AND (r.receiver IN ({_in(names)}) OR {' OR '.join(['r.receiver LIKE ?'] * len(names))})",
-                [*names, *(f"%.{n}" for n in names)],
-            )
-            if r[0].isidentifier()
+            variable
+            for edges in incoming.values()
+            for e in edges
+            if e.kind == "call" and e.src in makers and makers[e.src].kind == "module"
+            for variable in self._stored_instances(makers[e.src], e.line, names)
+            if variable.isidentifier()
         }
         if not held:
             return set()
@@ -1365,7 +1377,7 @@ class Graph:
         ``node`` is that hook or a method of a collector class of the same conftest (a subclass of pytest's
         ``Item`` or ``File``, which run those tests): tracked files below the conftest whose name passes the
         hook's literal name tests (:func:`_collected_name`)."""
-        if node.language != "python" or posixpath.basename(node.path) != "conftest.py" or node.kind == "module":
+        if node.language != "python" or not _is_conftest(node.path) or node.kind == "module":
             return []
         tests = self._hook_tests(node.file_id)
         if not tests:
@@ -1993,7 +2005,7 @@ def walk_tests(
         graph.prefetch_closure(test_classes, "subclasses")
         ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
         graph.prefetch_file_importers(ran)
-        graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and posixpath.basename(n.path) != "conftest.py")
+        graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and not _is_conftest(n.path))
         nxt: dict[int, int] = {}
         guessed: list[tuple[EdgeIn, Node, int, int, str, int]] = []  # name matches whose scope is to be checked
         for done, (dst, bits) in enumerate(sorted(queue.items())):
@@ -2520,7 +2532,7 @@ def _autouse_scope(graph: Graph, fixture: Node) -> list[Node]:
 
 def _module_tests(graph: Graph, path: str) -> list[Node]:
     """The tests a test module's code affects: its own, or every test below a conftest.py."""
-    if posixpath.basename(path) != "conftest.py":
+    if not _is_conftest(path):
         return graph.tests_in_files([path])
     directory = posixpath.dirname(path)
     prefix = directory + "/" if directory else ""

@@ -1115,7 +1115,7 @@ class Resolver:
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 if name == "*" and kind == "getattr":
                     # any member, not called here (`repr(getattr(self, name))` reads data): only a caller of a
-                    # function returning it calls one (_returned_lookups)
+                    # function returning it calls one (_variable_lookups)
                     continue
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
                     add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
@@ -1598,7 +1598,7 @@ class Resolver:
                         made = self._returned_by_name(fid, t.sym, f"{RETURN_FACT}#{position}")
                     else:
                         made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
-                        made += self._returned_by_name(fid, t.sym) + self._returned_lookups(fid, t.sym)
+                        made += self._returned_by_name(fid, t.sym) + self._variable_lookups(fid, t.sym, RETURN_FACT)
                     for found in made:
                         if found.sym not in [o.sym for o in out]:
                             out.append(found)
@@ -1669,35 +1669,20 @@ class Resolver:
         return [Target(f, "table", confidence, len(found)) for f in found]
 
     def _variable_lookups(self, fid: int, scope: Sym, var: str) -> list[Target]:
-        """The members a variable of ``scope`` assigned ``getattr(...)`` of a literal prefix may hold (the
-        scope's look-ups by prefix that it does not call)."""
+        """The members a variable of ``scope`` holds when it is assigned a look-up by prefix that the scope does
+        not call (``x = getattr(self, f"on_{n}")``), or names such a variable; under :data:`RETURN_FACT`, what the
+        function returns (``return getattr(...)``, ``return x``; another file's function bodies are not read)."""
         facts = self.facts(fid)
         lookups = facts.get((scope.id, _LOOKUP_FACT), [])
-        if not lookups or ("assign", "getattr") not in facts.get((scope.id, var), []):
-            return []
-        out: list[Target] = []
-        for _, text in lookups:
-            receiver, _, prefix = text.rpartition(".")
-            out.extend(t for t in self._prefixed_members(fid, scope, prefix.rstrip("*"), receiver) if t not in out)
-        return out
-
-    def _returned_lookups(self, fid: int, fn: Sym) -> list[Target]:
-        """The members a function of the file ``fid`` returns by a look-up by prefix: ``return getattr(...)``, or
-        ``return x`` of an ``x = getattr(...)`` (another file's function bodies are not read here)."""
-        facts = self.facts(fid)
-        lookups = facts.get((fn.id, _LOOKUP_FACT), [])
-        if not lookups:
-            return []
-        returned = facts.get((fn.id, RETURN_FACT), [])
-        if not any(
-            text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((fn.id, text), [])
-            for kind, text in returned
+        if not lookups or not any(
+            text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((scope.id, text), [])
+            for kind, text in facts.get((scope.id, var), [])
         ):
             return []
         out: list[Target] = []
         for _, text in lookups:
             receiver, _, prefix = text.rpartition(".")
-            out.extend(t for t in self._prefixed_members(fid, fn, prefix.rstrip("*"), receiver) if t not in out)
+            out.extend(t for t in self._prefixed_members(fid, scope, prefix.rstrip("*"), receiver) if t not in out)
         return out
 
     def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
@@ -1839,7 +1824,7 @@ class Resolver:
                 if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
                     out.extend(self._returned_by_name(fid, t.sym))  # or a function of the module it names
-                    out.extend(self._returned_lookups(fid, t.sym))  # or a member it looks up by prefix
+                    out.extend(self._variable_lookups(fid, t.sym, RETURN_FACT))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
                     if m is not None:

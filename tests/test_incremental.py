@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -217,6 +218,31 @@ def full_dump(repo: Path, db: Path) -> dict[str, object]:
         store.close()
 
 
+def edit_steps(
+    repo: Path, tmp_path: Path, steps: list[tuple[str, str | None]], picked: Callable[[list[object]], bool]
+) -> list[list[tuple[object, object]]]:
+    """Index ``repo``, then apply each step (a file's new text, or None: delete it) and update incrementally,
+    asserting after each that the index equals a full one; the (dst path, dst qualname) of the ``picked`` edges
+    after each step."""
+    store = Store.open(tmp_path / "inc.db")
+    try:
+        update_index(store, Repo(repo), Source("staged"))
+        out = []
+        for path, text in steps:
+            if text is None:
+                (repo / path).unlink()
+            else:
+                (repo / path).write_text(text)
+            git(repo, "add", "-A")
+            update_index(store, Repo(repo), Source("staged"))
+            dump = store.dump()
+            assert dump == full_dump(repo, tmp_path / "full.db"), path
+            out.append(sorted((e[2], e[3]) for e in dump["edges"] if picked(e)))  # type: ignore[arg-type]
+        return out
+    finally:
+        store.close()
+
+
 EXAMPLES = int(os.environ.get("CRG_HYPOTHESIS_EXAMPLES", "200"))
 
 
@@ -274,30 +300,15 @@ def test_a_command_line_follows_the_entry_block_and_the_main_file_it_runs(tmp_pa
         "import sys\n\n\ndef test_cli():\n    return [sys.executable, '-m', 'pkg.cli'], (sys.executable, '-m', 'pkg')\n"
     )
     git(repo, "add", "-A")
-    store = Store.open(tmp_path / "inc.db")
-    try:
-        update_index(store, Repo(repo), Source("staged"))
-        steps = [
-            ("pkg/cli.py", "def main():\n    return 0\n\n\nif __name__ == '__main__':\n    main()\n"),
-            ("pkg/__main__.py", "from pkg.cli import main\n\nmain()\n"),
-            ("pkg/cli.py", "def main():\n    return 1\n"),
-            ("pkg/__main__.py", None),
-        ]
-        spawned = []
-        for path, text in steps:
-            if text is None:
-                (repo / path).unlink()
-            else:
-                (repo / path).write_text(text)
-            git(repo, "add", "-A")
-            update_index(store, Repo(repo), Source("staged"))
-            dump = store.dump()
-            assert dump == full_dump(repo, tmp_path / "full.db"), path
-            spawned.append(sorted((e[2], e[3]) for e in dump["edges"] if e[5] == "spawn"))
-        main, package = ("pkg/cli.py", "__main__"), ("pkg/__main__.py", "<module>")
-        assert spawned == [[main], [package, main], [package], []], spawned
-    finally:
-        store.close()
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/cli.py", "def main():\n    return 0\n\n\nif __name__ == '__main__':\n    main()\n"),
+        ("pkg/__main__.py", "from pkg.cli import main\n\nmain()\n"),
+        ("pkg/cli.py", "def main():\n    return 1\n"),
+        ("pkg/__main__.py", None),
+    ]
+    spawned = edit_steps(repo, tmp_path, steps, lambda e: e[5] == "spawn")
+    main, package = ("pkg/cli.py", "__main__"), ("pkg/__main__.py", "<module>")
+    assert spawned == [[main], [package, main], [package], []], spawned
 
 
 def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(tmp_path: Path) -> None:
@@ -311,9 +322,8 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
     (repo / "pkg/other.py").write_text("def check(func):\n    return func\n")
     (repo / "pkg/a.py").write_text("def one():\n    return 1\n")
     git(repo, "add", "-A")
-    store = Store.open(tmp_path / "inc.db")
     decorated = "from pkg.deco import check\n\n\n@check\ndef one():\n    return 1\n"
-    steps = [
+    steps: list[tuple[str, str | None]] = [
         ("pkg/a.py", decorated),  # a function gains the decorator
         ("pkg/b.py", decorated.replace("one", "two")),  # a new file decorates with it
         ("pkg/b.py", decorated.replace("one", "two") + "\n\n@check\ndef three():\n    return 3\n"),  # same imports
@@ -324,23 +334,9 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
         ("pkg/b.py", None),  # the file goes
         ("pkg/deco.py", deco.replace("func(*a)", "a")),  # the wrapper stops calling it
     ]
-    try:
-        update_index(store, Repo(repo), Source("staged"))
-        callers = []
-        for path, text in steps:
-            if text is None:
-                (repo / path).unlink()
-            else:
-                (repo / path).write_text(text)
-            git(repo, "add", "-A")
-            update_index(store, Repo(repo), Source("staged"))
-            dump = store.dump()
-            assert dump == full_dump(repo, tmp_path / "full.db"), path
-            callers.append(sorted(e[3] for e in dump["edges"] if e[1] == "check.wrapper"))
-        assert callers[:3] == [["one"], ["one", "two"], ["one", "three", "two"]], callers
-        assert callers[6:] == [["three", "two"], [], []], callers
-    finally:
-        store.close()
+    callers = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[1] == "check.wrapper")]
+    assert callers[:3] == [["one"], ["one", "two"], ["one", "three", "two"]], callers
+    assert callers[6:] == [["three", "two"], [], []], callers
 
 
 def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -> None:
@@ -351,8 +347,7 @@ def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -
     (repo / "pkg/plugins.py").write_text("PLUGINS = {'fn': 'pkg.ext.fns.fn', 'mod': 'pkg.ext.fns'}\n")
     (repo / "pkg/ext").mkdir()
     git(repo, "add", "-A")
-    store = Store.open(tmp_path / "inc.db")
-    steps = [
+    steps: list[tuple[str, str | None]] = [
         ("pkg/ext/__init__.py", ""),
         ("pkg/ext/fns.py", "def other():\n    return 0\n"),
         ("pkg/ext/fns.py", "def fn():\n    return 1\n"),
@@ -360,19 +355,5 @@ def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -
         ("pkg/ext/fns.py", "def fn2():\n    return 2\n"),
         ("pkg/ext/fns.py", None),
     ]
-    try:
-        update_index(store, Repo(repo), Source("staged"))
-        named = []
-        for path, text in steps:
-            if text is None:
-                (repo / path).unlink()
-            else:
-                (repo / path).write_text(text)
-            git(repo, "add", "-A")
-            update_index(store, Repo(repo), Source("staged"))
-            dump = store.dump()
-            assert dump == full_dump(repo, tmp_path / "full.db"), path
-            named.append(sorted(e[3] for e in dump["edges"] if e[5] == "string"))
-        assert named == [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []], named
-    finally:
-        store.close()
+    named = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[5] == "string")]
+    assert named == [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []], named

@@ -249,6 +249,13 @@ _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
 #: calls whose result calls their first argument: ``partial(g, ...)``, and ``staticmethod(g)``/``classmethod(g)`` in a
 #: class body
 _PARTIAL = re.compile(r"(^|[.])(partial|staticmethod|classmethod)$")
+
+
+def _partial_of(called: str, args: Any) -> Any:
+    """The function ``partial(g, ...)`` (``staticmethod(g)``, ...) wraps, a name, given the called text and the
+    arguments; else None."""
+    first = _named_child(args, 0) if args is not None else None
+    return first if first is not None and first.type in _NAMES and _PARTIAL.search(called) else None
 _UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
 Item = tuple[str, Any, Any]
 
@@ -569,8 +576,9 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
                 #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
                 #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
                 # `f = functools.partial(g, ...)`, `f = staticmethod(g)`: calling f calls g, ... (#match? @_partial ...)
-                if first is not None and first.type in _NAMES and _PARTIAL.search(called_name):
-                    out.append(("alias", left, first))
+                wrapped = _partial_of(called_name, args)
+                if wrapped is not None:
+                    out.append(("alias", left, wrapped))
                 if left_kind == "identifier" and _TYPEVAR.search(called_name):
                     for arg in args.named_children:
                         if arg.type != "keyword_argument":
@@ -822,6 +830,25 @@ _MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _DOTTED = re.compile(rb"""(["'])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\1""")
 
 
+#: where a string is a value the program passes or keeps: the field of its parent it must fill (None: any child)
+_VALUE_POSITIONS: dict[str, str | None] = {
+    "pair": "value",
+    "keyword_argument": "value",
+    "assignment": "right",
+    "list": None,
+    "tuple": None,
+    "argument_list": None,
+}
+
+
+def _in_value_position(node: Any) -> bool:
+    parent = node.parent
+    if parent is None or parent.type not in _VALUE_POSITIONS:
+        return False
+    field_name = _VALUE_POSITIONS[parent.type]
+    return field_name is None or parent.child_by_field_name(field_name) == node
+
+
 def _spawned(node: Any, source: bytes) -> list[Item]:
     """``spawn`` items of a list or tuple that is a command line running a module of the repository: after the
     interpreter (``sys.executable`` or ``"python..."``), the string after ``"-m"`` or a string naming a ``.py`` file."""
@@ -1022,10 +1049,10 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         wrapper = _updated_wrapper(function, node, source)
         if wrapper is not None:  # `return update_wrapper(wrapper, f)` returns wrapper: @reference.alias
             out.append(("alias", caps["name"][0], wrapper))
-        first = _named_child(node.child_by_field_name("arguments"), 0)
         called = source[function.start_byte : function.end_byte].decode("utf-8", "replace")
-        if first is not None and first.type in _NAMES and _PARTIAL.search(called):
-            out.append(("alias", caps["name"][0], first))  # `return partial(g, ...)` returns what calls g
+        wrapped = _partial_of(called, node.child_by_field_name("arguments"))
+        if wrapped is not None:  # `return partial(g, ...)` returns what calls g
+            out.append(("alias", caps["name"][0], wrapped))
         return out
     if what == "for_statement" or what == "for_in_clause":
         return _for(node)
@@ -1035,8 +1062,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _toplevel(node, source)
     if what == "spawn":
         return _spawned(node, source)
-    if what == "dotted":  # (the query's #match? keeps the strings that look like `pkg.mod.name`)
-        return [("dotted", node, None)]
+    if what == "dotted":  # (the query's #match? keeps the strings that look like `pkg.mod.name`, as _DOTTED)
+        return [("dotted", node, None)] if _in_value_position(node) else []
     if what == "collects":
         return _collected_patterns(node, source)
     raise ValueError(f"python.scm: no expansion for @expand.{what}")
