@@ -282,6 +282,7 @@ def update_index(
         store.set_meta("indexed", label)
         store.set_meta("updated_at", str(int(time.time())))
     report.seconds = time.perf_counter() - started
+    log.info("update phases: %s", ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items()))
     return report
 
 
