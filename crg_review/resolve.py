@@ -2362,6 +2362,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     while True:
         name_list = sorted(n for n in names - done if n)
         if not name_list:
+            decorated |= _decorators_used(conn, affected)
             return affected | _decorator_files(conn, decorated | {n for n in names if n.isidentifier()})
         done.update(name_list)
         for i in range(0, len(name_list), 500):
@@ -2398,6 +2399,17 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             )
         )
         names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
+
+
+def _decorators_used(conn: sqlite3.Connection, file_ids: set[int]) -> set[str]:
+    """The names of the decorators of the functions of ``file_ids``: re-resolved, such a file may find another
+    definition for one (`from pkg.sub import d0` once pkg.sub re-exports d0), whose wrapper then calls its function."""
+    ids = ",".join(str(i) for i in sorted(file_ids))
+    rows = conn.execute(
+        f"SELECT decorators FROM symbols WHERE file_id IN ({ids or 'NULL'}) AND decorators != '[]'"
+        " AND kind IN ('function', 'method')"
+    )
+    return {decorator_name(d) for (text,) in rows for d in json.loads(text)}
 
 
 def _decorator_files(conn: sqlite3.Connection, names: set[str]) -> set[int]:

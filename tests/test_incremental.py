@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from crg_review.gitio import Repo
@@ -201,7 +201,9 @@ def write_tree(repo: Path, files: dict[str, list[Def]], reexports: dict[str, lis
         target = repo / path
         if path in files or path in reexports:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(render(files, path, reexports))
+            text = render(files, path, reexports)
+            target.write_text(text)
+            note(f"--- {path}\n{text}")  # the tree of each step, shown when an example fails
         elif target.exists():
             target.unlink()
     git(repo, "add", "-A")
@@ -331,12 +333,14 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
         ("pkg/reexport.py", "from pkg.deco import check\n"),
         ("pkg/a.py", decorated.replace("pkg.deco", "pkg.reexport")),  # ... and through a re-export
         ("pkg/reexport.py", "from pkg.other import check\n"),  # the re-export names the other one
+        ("pkg/reexport.py", "VALUE = 1\n"),  # ... then none
+        ("pkg/reexport.py", "VALUE = 1\nfrom pkg.deco import *\n"),  # ... then deco's again, unnamed (a.py stays)
         ("pkg/b.py", None),  # the file goes
         ("pkg/deco.py", deco.replace("func(*a)", "a")),  # the wrapper stops calling it
     ]
     callers = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[1] == "check.wrapper")]
     assert callers[:3] == [["one"], ["one", "two"], ["one", "three", "two"]], callers
-    assert callers[6:] == [["three", "two"], [], []], callers
+    assert callers[6:] == [["three", "two"], ["three", "two"], ["one", "three", "two"], ["one"], []], callers
 
 
 def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -> None:
