@@ -86,6 +86,10 @@ LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 _LOOKUP_CONFIDENCE = 0.5
 #: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
 _DECORATED_CONFIDENCE = 0.5
+#: a function registered with another by a decorator of it (`@cli.command()`): run when that one dispatches to it
+_REGISTERED_CONFIDENCE = 0.6
+#: `@x.setter` and its kin: they add to a property, which no call runs
+_ACCESSOR_DECORATORS = frozenset(("setter", "getter", "deleter"))
 #: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
 _HELD_CONFIDENCE = 0.9
 #: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
@@ -1164,6 +1168,11 @@ class Resolver:
                             if init is not None:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
+            if language == "python" and (kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))):
+                # `@cli.command()` over `def get(...)`: the click group `cli` runs its subcommand `get` (`@sub.group()`,
+                # `@process.register(int)` of singledispatch alike): the function named is the way in to it
+                for registrar in self._registrars(fid, scope, name, receiver):
+                    add(registrar.sym.id, Target(scope, "registered", min(registrar.confidence, _REGISTERED_CONFIDENCE)), "call", line)
             if kind in ("attr", "store"):
                 if kind == "store" and receiver == "self" and language == "python":
                     # `self.x = v` runs the class's own `__setattr__` (astutils.Group: `self.__name__ = name` in
@@ -2012,6 +2021,19 @@ class Resolver:
             found.extend(fn for fn in self._wrapped_by_calls(fid, decorator) if fn not in found)
         confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _registrars(self, fid: int, fn: Sym, name: str, receiver: str) -> list[Target]:
+        """The functions that ``fn``'s decorator ``@receiver.name`` registers it with: ``receiver`` a plain name
+        of a function (a click group, a singledispatch function), looked up where ``fn`` is defined (never a
+        name-match); a property's ``@x.setter`` registers nothing that a call of ``x`` runs."""
+        if not receiver.isidentifier() or name in _ACCESSOR_DECORATORS or fn.kind not in ("function", "method"):
+            return []
+        where = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        return [
+            t
+            for t in self._resolve_name(fid, where, receiver, "", "ref")
+            if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym != fn
+        ]
 
     def _decorates(self, fn: Sym, decorator: Sym, called: bool) -> bool:
         """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``), looked up where

@@ -23,6 +23,8 @@ CLASSES = ("C0", "C1", "C2")
 METHODS = ("m0", "m1", "__init__")
 #: decorators whose wrapper calls (or not: ``calls`` empty) the function it wraps, in any file
 DECOS = ("d0", "d1")
+#: what a function is decorated with: a decorator, or a function it registers with (`@f0.command()`)
+DECORATING = (*DECOS, "f0", "f1")
 STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias")
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
@@ -87,7 +89,8 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                 deco_file, deco_name = d.deco
                 if deco_file != path:
                     imports.append(f"from {module_of(deco_file)} import {deco_name}")
-                body.append(f"@{deco_name}")
+                # a function name: `@f0.command()` registers the function with f0 (a click group)
+                body.append(f"@{deco_name}.command()" if deco_name in FUNCS else f"@{deco_name}")
             body.append(f"def {d.name}(x=None):")
             body.extend(f"    {call_expr(*c)}" for c in d.calls)
             body.append("    return x")
@@ -139,7 +142,7 @@ def a_def(draw: st.DrawFn) -> Def:
         calls = [("", "func", "")] if draw(st.booleans()) else []
         return Def("decorator", draw(st.sampled_from(DECOS)), calls=calls)
     if kind == "function":
-        deco = (draw(files_st), draw(st.sampled_from(DECOS))) if draw(st.integers(0, 2)) == 0 else None
+        deco = (draw(files_st), draw(st.sampled_from(DECORATING))) if draw(st.integers(0, 2)) == 0 else None
         return Def("function", draw(st.sampled_from(FUNCS)), calls=draw(st.lists(a_call(), max_size=3)), deco=deco)
     methods = {
         m: [
@@ -190,7 +193,7 @@ def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list
             d.calls = [] if d.calls else [("", "func", "")]
         elif d.kind == "function":
             d.calls = draw(st.lists(a_call(), max_size=3))
-            d.deco = (draw(files_st), draw(st.sampled_from(DECOS))) if draw(st.booleans()) else None
+            d.deco = (draw(files_st), draw(st.sampled_from(DECORATING))) if draw(st.booleans()) else None
         else:
             d.base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
     return f"{op} {d.name} in {path}"

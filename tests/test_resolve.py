@@ -1668,3 +1668,28 @@ def test_an_attribute_given_a_class_attribute_that_wraps_a_function_calls_that_f
         tmp_path / "i.db",
     )
     assert ("signer.py", "_lazy_sha1", "held") in calls(edges, "signer.py::Signer.derive_key")
+
+
+def test_a_function_registered_by_a_decorator_of_another_is_run_by_that_one(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/main.py": (
+            "import click\nfrom functools import singledispatch\n\n\n@click.group()\n@click.option('--file')\n"
+            "def cli(file):\n    pass\n\n\n@singledispatch\ndef show(x):\n    return x\n\n\n"
+            "@show.register(int)\ndef _(x):\n    return x + 1\n\n\n"
+            "class Box:\n    @property\n    def size(self):\n        return 1\n\n"
+            "    @size.setter\n    def size(self, value):\n        pass\n"
+        ),
+        "pkg/commands.py": (
+            "import click\n\nfrom pkg.main import cli\n\n\n@cli.command(name='list')\n@click.pass_context\n"
+            "def list_values(ctx):\n    return 1\n\n\n@cli.group()\ndef sub():\n    pass\n\n\n"
+            "@sub.command\ndef deep():\n    return 2\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/main.py::cli") == {
+        ("pkg/commands.py", "list_values", "registered"),
+        ("pkg/commands.py", "sub", "registered"),
+    }
+    assert calls(edges, "pkg/commands.py::sub") == {("pkg/commands.py", "deep", "registered")}
+    assert ("pkg/main.py", "_", "registered") in calls(edges, "pkg/main.py::show")
+    assert not any(e[5] == "registered" and e[1].startswith("Box") for e in edges)
