@@ -1783,7 +1783,7 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(
 ) -> None:
     """What `if __name__ == "__main__":` calls is not run on import: a change of it reaches the tests that run the
     module as a command (`-m pkg.cli`, `-m pkg` through pkg/__main__.py, with or without an entry block of its own,
-    a path after the interpreter), not the tests that import the module."""
+    a path after the interpreter, a console script named as the package), not the tests that import the module."""
     repo = make_repo(tmp_path / "repo")
     write(repo, "pkg/__init__.py", "")
     write(repo, "pkg/cli.py", CLI)
@@ -1797,14 +1797,15 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(
         "def test_module():\n    subprocess.run([sys.executable, '-m', 'pkg.cli', 'x'], check=True)\n\n\n"
         "def test_package():\n    subprocess.run((sys.executable, '-m', 'pkg'), check=True)\n\n\n"
         "def test_script():\n    cmd = [sys.executable, 'tools/gen.py']\n    subprocess.run(cmd, check=True)\n\n\n"
-        "def test_not_a_command():\n    assert ['git', 'commit', '-m', 'pkg.cli'] and ['tools/gen.py']\n",
+        "def test_console_script():\n    subprocess.check_output(['pkg', 'x'])\n\n\n"
+        "def test_not_a_command():\n    assert ['git', 'commit', '-m', 'pkg.cli'] and ['tools/gen.py'] and ['pkg', 'x']\n",
     )
     commit(repo, "cli")
     changed = CLI.replace("return len(argv)", "return len(argv) + 1")
     write(repo, "pkg/cli.py", changed)
     commit(repo, "change main")
     tests = {t["qualname"]: t for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
-    assert set(tests) == {"test_module", "test_package", "test_script"}, tests
+    assert set(tests) == {"test_module", "test_package", "test_script", "test_console_script"}, tests
     write(repo, "pkg/cli.py", changed.replace("sys.exit(main(sys.argv))", "sys.exit(main(sys.argv[1:]))"))
     commit(repo, "change the entry block")
     got = review(capsys, repo, "HEAD~1..HEAD")

@@ -826,6 +826,10 @@ _CONTAINERS = frozenset(
 #: a module run by path in a command line (``"tabulate/__init__.py"``, ``"./scripts/tool.py"``)
 _SCRIPT_PATH = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.-]+)*\.py$")
 _MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+#: a command word that could be a console script of the repository's package
+_COMMAND = re.compile(r"^[A-Za-z_]\w*$")
+#: calls that run a command line given as their first argument
+_PROCESS_CALLS = frozenset(("run", "call", "check_call", "check_output", "Popen", "run_process"))
 #: a string holding a dotted path of three parts or more (python.scm's `dotted` strings)
 _DOTTED = re.compile(rb"""(["'])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\1""")
 
@@ -849,14 +853,28 @@ def _in_value_position(node: Any) -> bool:
     return field_name is None or parent.child_by_field_name(field_name) == node
 
 
+def _run_by_process(node: Any, source: bytes) -> bool:
+    """Whether the list ``node`` is the first argument of a call that starts a process (``subprocess.run``, ``Popen``)."""
+    args = node.parent
+    if args is None or args.type != "argument_list" or args.named_children[0] != node or args.parent is None:
+        return False
+    function = args.parent.child_by_field_name("function")
+    return function is not None and _text(function, source).rpartition(".")[2] in _PROCESS_CALLS
+
+
 def _spawned(node: Any, source: bytes) -> list[Item]:
     """``spawn`` items of a list or tuple that is a command line running a module of the repository: after the
-    interpreter (``sys.executable`` or ``"python..."``), the string after ``"-m"`` or a string naming a ``.py`` file."""
+    interpreter (``sys.executable`` or ``"python..."``), the string after ``"-m"`` or a string naming a ``.py`` file;
+    or, in a list a process is started with, a first string that is a plain word (a console script)."""
     out: list[Item] = []
     interpreter = False
     before = None
-    for child in node.named_children:
+    for i, child in enumerate(node.named_children):
         text = _string_value(child, source) if child.type == "string" else None
+        if i == 0 and text is not None and _COMMAND.match(text) and not text.startswith("python") and _run_by_process(node, source):
+            # `subprocess.run(["dotenv", "list"])`: a console script, named as its package most often is; the
+            # resolver takes it for `-m dotenv`, which a package with a `__main__.py` (or a module's entry block) answers
+            out.append(("spawn", child, None))
         if text is None:
             interpreter = interpreter or _text(child, source) == "sys.executable"
         elif interpreter and ((before == "-m" and _MODULE_PATH.match(text)) or _SCRIPT_PATH.match(text)):
