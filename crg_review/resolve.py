@@ -1115,6 +1115,11 @@ class Resolver:
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack", "collects"):  # facts
+                if kind == "assign" and scope.kind in _CLASS_KINDS and language == "python" and self._defined_here(fid, receiver):
+                    # `int = _field2method(Int, "int")` in a class body: the class holds the function the call
+                    # returns, which `env.int(...)` runs wherever an instance goes (a reference of the class)
+                    for t in self._returned_callables_of(fid, scope, name):
+                        add(scope.id, Target(t.sym, "class-attribute", min(t.confidence, 0.9)), "ref", line)
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 if name == "*" and kind == "getattr":
@@ -2021,6 +2026,11 @@ class Resolver:
             found.extend(fn for fn in self._wrapped_by_calls(fid, decorator) if fn not in found)
         confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+
+    def _defined_here(self, fid: int, dotted: str) -> bool:
+        """Whether the last part of ``dotted`` names a function of the file ``fid`` (a cheap test before a look-up)."""
+        last = dotted.rpartition(".")[2]
+        return any(s.file_id == fid and s.kind in ("function", "method") for s in self.named(last))
 
     def _registrars(self, fid: int, fn: Sym, name: str, receiver: str) -> list[Target]:
         """The functions that ``fn``'s decorator ``@receiver.name`` registers it with: ``receiver`` a plain name

@@ -1693,3 +1693,16 @@ def test_a_function_registered_by_a_decorator_of_another_is_run_by_that_one(repo
     assert calls(edges, "pkg/commands.py::sub") == {("pkg/commands.py", "deep", "registered")}
     assert ("pkg/main.py", "_", "registered") in calls(edges, "pkg/main.py::show")
     assert not any(e[5] == "registered" and e[1].startswith("Box") for e in edges)
+
+
+def test_a_class_body_holding_what_a_factory_returns_refers_to_that_function(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/env.py": (
+            "def _field2method(kind):\n    def method(self, name):\n        return name\n\n    return method\n\n\n"
+            "def _plain(kind):\n    return kind\n\n\n"
+            "class Env:\n    int: object = _field2method('int')\n    str = _field2method('str')\n    name = _plain('x')\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    held = {(e[2], e[3], e[4], e[5]) for e in edges if e[0] == "pkg/env.py" and e[1] == "Env" and e[5] == "class-attribute"}
+    assert held == {("pkg/env.py", "_field2method.method", "ref", "class-attribute")}
