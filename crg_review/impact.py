@@ -1989,7 +1989,8 @@ def walk_tests(
     executed: set[int] = set()  # modules whose body runs a changed symbol: importing them runs it
     plain: set[int] = set(starts)  # nodes reached through an edge of another kind than those of `only`
     # nodes reached only as a wrapper from a function it wraps ("decorated"), or only as the maker of a nested
-    # function it returns ("closure": calling the maker makes the function, it does not run it)
+    # function it returns ("closure": calling the maker makes the function, it does not run it; "wrapped": so reached
+    # from a wrapper that was itself reached only from a function it wraps)
     only: dict[int, str] = {}
     window = _DepthWindow()
     levels: dict[int, int] = {}  # node → the depth the window counts, where it differs from its depth
@@ -2103,13 +2104,17 @@ def walk_tests(
                 missing = [e.src for e in edges if e.src not in cache]
                 if missing:
                     graph.nodes(missing)
-            maker_only = only.get(dst) == "closure"
+            maker_only = only.get(dst) in ("closure", "wrapped")
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
                     continue
                 if maker_only and e.kind == "call" and (src.kind == "module" or src.kind in _CLASS_KINDS or _decorates(e, src)):
-                    # `one = deco(_one)` on import, `@deco def f` being defined: they make the nested function
+                    # `one = deco(_one)` on import, `@deco def f` being defined: they make the nested function; for
+                    # `@validator def ipv4`, the name ipv4 then holds it (a wrapper), so a caller of ipv4 runs it
+                    # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
+                    if only.get(dst) == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
+                        _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
                     continue
                 runs_on_import = src.kind == "module" and (
                     (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
@@ -2172,6 +2177,8 @@ def _reach(
     if e.kind == "fixture":
         new_reason = "setup" if node.name in _SETUPS else "fixture"
     how = "decorated" if e.resolution == "decorated" else "closure" if _makes_closure(e, node) else ""
+    if how == "closure" and only.get(node.id) == "decorated":
+        how = "wrapped"  # the maker of a wrapper reached from a function it wraps: its other decorations wrap others
     if not how:
         plain.add(e.src)
         only.pop(e.src, None)

@@ -1877,3 +1877,41 @@ def test_a_method_called_on_a_makers_parameter_is_reached_when_a_callers_caller_
     write(repo, "cache.py", cache.replace("        return v\n", "        return [v]\n", 1))
     commit(repo, "change setdefault")
     assert [t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]] == ["test_fifo"]
+
+
+def test_a_wrapper_a_decorator_of_another_file_returns_runs_for_the_callers_of_each_function_it_decorates(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """`@validator def ipv4` binds ipv4 to the wrapper `validator` returns: a change of the wrapper (or of what it
+    calls) reaches the tests that call ipv4 (or `@retry(3) def ipv6`: the factory's decorator's wrapper), not
+    the tests of functions the decorator does not decorate."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/utils.py",
+        "class ValidationError(Exception):\n    def __init__(self, func):\n        self.func = func\n\n\n"
+        "def validator(func):\n    def wrapper(*args):\n        value = func(*args)\n"
+        "        return True if value else ValidationError(func)\n\n    return wrapper\n\n\n"
+        "def retry(n):\n    def deco(func):\n        def wrapper(*args):\n            return helper(func(*args))\n\n"
+        "        return wrapper\n\n    return deco\n\n\ndef helper(x):\n    return x\n",
+    )
+    write(
+        repo,
+        "pkg/ip.py",
+        "from .utils import retry, validator\n\n\n@validator\ndef ipv4(value):\n    return '.' in value\n\n\n"
+        "@retry(3)\ndef ipv6(value):\n    return ':' in value\n\n\ndef plain(value):\n    return value\n",
+    )
+    write(
+        repo,
+        "tests/test_ip.py",
+        "from pkg.ip import ipv4, ipv6, plain\n\n\ndef test_ipv4():\n    assert ipv4('1.2.3.4')\n\n\n"
+        "def test_ipv6():\n    assert ipv6('::1')\n\n\ndef test_plain():\n    assert plain(1)\n",
+    )
+    commit(repo, "validators")
+    edit(repo, "pkg/utils.py", "self.func = func", "self.func = func\n        self.args = ()")
+    commit(repo, "change the error")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_ipv4"}
+    edit(repo, "pkg/utils.py", "def helper(x):\n    return x", "def helper(x):\n    return x or None")
+    commit(repo, "change what the factory's wrapper calls")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_ipv6"}
