@@ -1706,3 +1706,18 @@ def test_a_class_body_holding_what_a_factory_returns_refers_to_that_function(rep
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     held = {(e[2], e[3], e[4], e[5]) for e in edges if e[0] == "pkg/env.py" and e[1] == "Env" and e[5] == "class-attribute"}
     assert held == {("pkg/env.py", "_field2method.method", "ref", "class-attribute")}
+
+
+def test_a_codec_search_function_registered_on_import_is_called_there(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/codec.py": (
+            "import codecs\n\n\ndef search_function(name):\n    return None\n\n\n"
+            "def other(name):\n    return None\n\n\ndef register(f):\n    return f\n\n\n"
+            "codecs.register(search_function)\nregister(other)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/codec.py::<module>") == {
+        ("pkg/codec.py", "search_function", "local"),
+        ("pkg/codec.py", "register", "local"),
+    }

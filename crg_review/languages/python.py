@@ -437,6 +437,10 @@ _CALLABLE_WRAPPERS = frozenset((b"partial", b"cmp_to_key"))
 _KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
 #: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
 _CALLBACK_MODULES = frozenset((b"functools", b"itertools", b"heapq"))
+#: functions that keep the function they are given for later calls from anywhere, named only with their module:
+#: ``codecs.register(search)`` (any look-up of a codec not found yet calls ``search``, import-time code of
+#: other modules included): taken as a call where it is registered
+_REGISTERING = {b"register": b"codecs"}
 
 
 def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
@@ -447,6 +451,12 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
     if name is None:
         return []
     called = source[name.start_byte : name.end_byte]
+    if called in _REGISTERING:
+        module = function.child_by_field_name("object") if function.type == "attribute" else None
+        if module is None or source[module.start_byte : module.end_byte] != _REGISTERING[called]:
+            return []
+        given = _named_child(args, 0)
+        return _member("callback", given) if given is not None and given.type in _NAMES else []
     spec = _CALLBACK_ARGUMENTS.get(called)
     if spec is None:
         return []
