@@ -1967,12 +1967,13 @@ def walk_tests(
     seeds: dict[int, tuple[int, str]] | None = None,
     deadline: Deadline | None = None,
     state: dict[int, tuple[int, str, int]] | None = None,
+    executed: set[int] | None = None,
 ) -> dict[str, TestHit]:
     """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
     kind) for dependants known without an edge (references to removed symbols). Keyed by node id.
     With a ``deadline``, the walk stops when it passes (checked every few hundred nodes): the tests found
     until then, nearest first, are returned. ``state``, when given, is filled with every node reached:
-    node → (depth, reason, bit set of the starts it reaches)."""
+    node → (depth, reason, bit set of the starts it reaches); ``executed``, with the modules whose import runs a change."""
     bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
     # node → (depth, reason, sources)
     if state is None:
@@ -1986,7 +1987,8 @@ def walk_tests(
         queue[sid] = queue.get(sid, 0) | bits
     hits: dict[str, TestHit] = {}
     start_set = set(starts)
-    executed: set[int] = set()  # modules whose body runs a changed symbol: importing them runs it
+    if executed is None:
+        executed = set()  # modules whose body runs a changed symbol: importing them runs it
     plain: set[int] = set(starts)  # nodes reached through an edge of another kind than those of `only`
     # nodes reached only as a wrapper from a function it wraps ("decorated"), or only as the maker of a nested
     # function it returns ("closure": calling the maker makes the function, it does not run it; "wrapped": so reached
@@ -2368,9 +2370,12 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 todo.append(hits[key])
 
 
-def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
+def add_doctests(
+    graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]], executed: Iterable[int] = ()
+) -> None:
     """pytest's doctests that run reached code: with ``--doctest-modules``, the examples in the docstring of
-    each reached definition (their id ``path::module.qualname``); and the doctest text files pytest collects
+    each reached definition (their id ``path::module.qualname``), and every example of a module whose import
+    runs a change (``executed``: pytest imports the module to collect them); and the doctest text files pytest collects
     (``--doctest-glob``, by default ``test*.txt``) whose examples name a reached function or class, or a
     reached method (a special method: its class), matched by name (reason ``doctest``)."""
     settings = graph.doctest_settings()
@@ -2399,6 +2404,12 @@ def add_doctests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tupl
         for node in graph.with_examples(reached):
             depth, _, bits = reached[node.id]
             add(node, depth + 1, bits)
+        ran = {m.file_id: m for m in graph.nodes(executed).values() if m.id in reached}
+        for node, _words in graph.docstring_examples() if ran else ():
+            module = ran.get(node.file_id)
+            if module is not None:
+                depth, _, bits = reached[module.id]
+                add(node, depth + 1, bits)
         # and the docstrings whose examples call reached code by name (`>>> algebra = BooleanAlgebra()` in the
         # docstring of another class): one depth below the nearest they name, as for the text files below
         for node, words in graph.docstring_examples():
@@ -3079,9 +3090,10 @@ def _analyze(
 
     # related tests: unbounded, with attribution to the changed symbols
     walked: dict[int, tuple[int, str, int]] = {}
-    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked)
+    ran: set[int] = set()
+    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked, executed=ran)
     stopped = deadline is not None and deadline.reached
-    add_doctests(graph, hits, walked)
+    add_doctests(graph, hits, walked, ran)
     add_unparsed_tests(graph, hits, walked)
     for path in sorted(touched.other_paths):  # changed test files that are not Python
         if graph.collects_tests(path):

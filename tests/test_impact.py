@@ -385,6 +385,27 @@ def test_the_doctest_of_a_repeated_definition_runs_under_its_name(tmp_path: Path
     assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
 
 
+def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_path: Path, capsys: Any) -> None:
+    # pkg/__init__.py imports pkg.codec, whose import runs `setup()`: collecting any doctest of either module runs it
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pytest.ini", "[pytest]\naddopts = --doctest-modules\n")
+    write(repo, "pkg/codec.py", "def setup():\n    return 1\n\n\nSETUP = setup()\n")
+    write(
+        repo,
+        "pkg/__init__.py",
+        'from . import codec\n\n\ndef fix(text):\n    """Fixed.\n\n    >>> fix("a")\n    \'a\'\n    """\n    return text\n',
+    )
+    write(repo, "pkg/other.py", 'def other(x):\n    """Other.\n\n    >>> other(1)\n    1\n    """\n    return x\n')
+    commit(repo, "doctests")
+    edit(repo, "pkg/codec.py", "return 1", "return 1 + 0")
+    db = str(tmp_path / "index.db")
+    tests = selected(review(capsys, repo, "--db", db))
+    assert "pkg/__init__.py::pkg.fix" in tests, tests
+    assert "pkg/other.py::pkg.other.other" not in tests, tests
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
+
+
 def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
     repo = make_repo(tmp_path / "repo")
     for path, text in DOCTESTED.items():
