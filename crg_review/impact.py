@@ -1199,8 +1199,7 @@ class Graph:
         (defined,) = self.conn.execute(
             "SELECT count(*) FROM symbols WHERE name = ? AND kind = 'method'", (method.name,)
         ).fetchone()
-        confidence = round(0.5 / max(int(defined), 1), 3)
-        return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
+        return _protocol_edges(method, sites, int(defined))
 
     def family_protocol_callers(self, method: Node) -> list[EdgeIn]:
         """For a special method Python runs for an operator or a builtin (``__eq__`` for ``==`` and ``in``,
@@ -1236,9 +1235,7 @@ class Graph:
                 sites[scope] = line
         if not sites or len(sites) > PROTOCOL_MAX_SITES:
             return []
-        defined = sum(1 for m in members if m.name == method.name)
-        confidence = round(0.5 / max(defined, 1), 3)
-        return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sorted(sites.items())]
+        return _protocol_edges(method, sorted(sites.items()), sum(1 for m in members if m.name == method.name))
 
     def _has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
@@ -2106,7 +2103,8 @@ def walk_tests(
                 missing = [e.src for e in edges if e.src not in cache]
                 if missing:
                     graph.nodes(missing)
-            maker_only = only.get(dst) in ("closure", "wrapped")
+            made_only = only.get(dst)
+            maker_only = made_only in ("closure", "wrapped")
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
@@ -2115,7 +2113,7 @@ def walk_tests(
                     # `one = deco(_one)` on import, `@deco def f` being defined: they make the nested function; for
                     # `@validator def ipv4`, the name ipv4 then holds it (a wrapper), so a caller of ipv4 runs it
                     # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
-                    if only.get(dst) == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
+                    if made_only == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
                         _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
                     continue
                 runs_on_import = src.kind == "module" and (
@@ -2405,14 +2403,13 @@ def add_doctests(
             depth, _, bits = reached[node.id]
             add(node, depth + 1, bits)
         ran = {m.file_id: m for m in graph.nodes(executed).values() if m.id in reached}
-        for node, _words in graph.docstring_examples() if ran else ():
+        for node, words in graph.docstring_examples():
             module = ran.get(node.file_id)
-            if module is not None:
+            if module is not None:  # a module whose import runs the change: collecting its examples runs it
                 depth, _, bits = reached[module.id]
                 add(node, depth + 1, bits)
-        # and the docstrings whose examples call reached code by name (`>>> algebra = BooleanAlgebra()` in the
-        # docstring of another class): one depth below the nearest they name, as for the text files below
-        for node, words in graph.docstring_examples():
+            # and the docstrings whose examples call reached code by name (`>>> algebra = BooleanAlgebra()` in the
+            # docstring of another class): one depth below the nearest they name, as for the text files below
             nearest = _nearest_named(reached_names(), words)
             if nearest is not None:
                 add(node, nearest[0] + 1, nearest[1])
@@ -2500,6 +2497,13 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
         or (how == "glob" and fnmatch.fnmatchcase(name, literal))
         for literal, how in tests
     )
+
+
+def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) -> list[EdgeIn]:
+    """Edges into ``method`` from the (scope, line) ``sites`` that call its name on objects of unknown type, with the
+    confidence of a name match among the ``defined`` methods of that name (its own call sites left out)."""
+    confidence = round(0.5 / max(defined, 1), 3)
+    return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
 
 
 def _is_conftest(path: str) -> bool:

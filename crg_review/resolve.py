@@ -251,6 +251,10 @@ class Resolver:
                 self._by_id.setdefault(s.id, s)
         return self._by_name[name]
 
+    def defined_in(self, s: Sym) -> Sym:
+        """The scope whose body defines ``s``: its parent, or its file's module."""
+        return self.sym(s.parent_id) if s.parent_id is not None else self.module_symbol(s.file_id)
+
     def sym(self, sid: int) -> Sym:
         if sid not in self._by_id:
             row = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE id=?", (sid,)).fetchone()
@@ -618,7 +622,7 @@ class Resolver:
             names = [_element_name(annotation) if element else _type_name(annotation)]
         out: list[Sym] = []
         if self._depth <= 4:
-            scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+            scope = self.defined_in(fn)
             self._depth += 1
             try:
                 for name_text in names:
@@ -1049,7 +1053,7 @@ class Resolver:
                 "SELECT symbol_id, text, line FROM bases WHERE file_id=? ORDER BY id", (fid,)
             ).fetchall():
                 cls = self.sym(b[0])
-                scope = self.sym(cls.parent_id) if cls.parent_id is not None else self.module_symbol(fid)
+                scope = self.defined_in(cls)
                 text = _strip_generics(b[1])
                 receiver, _, name = text.rpartition(".") if "." in text else ("", "", text)
                 if "::" in name:
@@ -1173,9 +1177,11 @@ class Resolver:
                             if init is not None:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
-            if language == "python" and (kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))):
-                # `@cli.command()` over `def get(...)`: the click group `cli` runs its subcommand `get` (`@sub.group()`,
-                # `@process.register(int)` of singledispatch alike): the function named is the way in to it
+            # a decorator of `scope` (`@deco`, or `@deco(...)`: a call the parser gives the decorated function's scope);
+            # `@cli.command()` over `def get(...)`: the click group `cli` runs its subcommand `get` (`@sub.group()`,
+            # `@process.register(int)` of singledispatch alike): the function named is the way in to it
+            decorating = kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))
+            if decorating and language == "python":
                 for registrar in self._registrars(fid, scope, name, receiver):
                     add(registrar.sym.id, Target(scope, "registered", min(registrar.confidence, _REGISTERED_CONFIDENCE)), "call", line)
             if kind in ("attr", "store"):
@@ -1234,7 +1240,6 @@ class Resolver:
             # the code that runs the `def` runs the decorator: the function around it (`def outer(): @deco def
             # inner(): ...`), or, on import, the module body or the class body (a decorator that raises breaks
             # every import of the module, as `f = deco(f)` written out does)
-            decorating = kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))
             parent = self.sym(scope.parent_id) if decorating and scope.parent_id is not None else None
             for t in targets:
                 add(scope.id, t, "call", line)
@@ -1733,7 +1738,7 @@ class Resolver:
         callee = fn.decorators[0].partition("(")[0].strip()
         if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
             return None
-        scope = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
+        scope = self.defined_in(fn)
         receiver, _, name = callee.rpartition(".")
         return scope, receiver, name
 
@@ -2038,10 +2043,9 @@ class Resolver:
         name-match); a property's ``@x.setter`` registers nothing that a call of ``x`` runs."""
         if not receiver.isidentifier() or name in _ACCESSOR_DECORATORS or fn.kind not in ("function", "method"):
             return []
-        where = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fn.file_id)
         return [
             t
-            for t in self._resolve_name(fid, where, receiver, "", "ref")
+            for t in self._resolve_name(fid, self.defined_in(fn), receiver, "", "ref")
             if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym != fn
         ]
 
@@ -2049,7 +2053,7 @@ class Resolver:
         """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``), looked up where
         ``fn`` is (in another file than ``decorator``'s, by import only: never a name-match)."""
         fid = fn.file_id
-        module_or_parent = self.sym(fn.parent_id) if fn.parent_id is not None else self.module_symbol(fid)
+        module_or_parent = self.defined_in(fn)
         for d in fn.decorators:
             head, paren, _ = d.partition("(")
             head = head.strip()

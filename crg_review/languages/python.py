@@ -249,6 +249,8 @@ _TYPEVAR = re.compile(r"(^|[.])TypeVar$")
 #: calls whose result calls their first argument: ``partial(g, ...)``, and ``staticmethod(g)``/``classmethod(g)`` in a
 #: class body
 _PARTIAL = re.compile(r"(^|[.])(partial|staticmethod|classmethod)$")
+_UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
+Item = tuple[str, Any, Any]
 
 
 def _partial_of(called: str, args: Any) -> Any:
@@ -256,8 +258,6 @@ def _partial_of(called: str, args: Any) -> Any:
     arguments; else None."""
     first = _named_child(args, 0) if args is not None else None
     return first if first is not None and first.type in _NAMES and _PARTIAL.search(called) else None
-_UPDATE_WRAPPER = re.compile(r"(^|[.])update_wrapper$")
-Item = tuple[str, Any, Any]
 
 
 def _member(kind: str, node: Any) -> list[Item]:
@@ -430,6 +430,7 @@ _CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
     b"nsmallest": (None, b"key"),
     b"nlargest": (None, b"key"),
     b"sort": (None, b"key"),
+    b"register": (0, b""),
 }
 #: functions of the standard library whose first argument is called when what they return is
 _CALLABLE_WRAPPERS = frozenset((b"partial", b"cmp_to_key"))
@@ -437,10 +438,9 @@ _CALLABLE_WRAPPERS = frozenset((b"partial", b"cmp_to_key"))
 _KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
 #: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
 _CALLBACK_MODULES = frozenset((b"functools", b"itertools", b"heapq"))
-#: functions that keep the function they are given for later calls from anywhere, named only with their module:
-#: ``codecs.register(search)`` (any look-up of a codec not found yet calls ``search``, import-time code of
-#: other modules included): taken as a call where it is registered
-_REGISTERING = {b"register": b"codecs"}
+#: those named only with their own module: ``codecs.register(search)`` keeps ``search`` for later calls from anywhere
+#: (any look-up of a codec not found yet, import-time code of other modules included): a call where it is registered
+_QUALIFIED_CALLBACKS = {b"register": frozenset((b"codecs",))}
 
 
 def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
@@ -451,19 +451,16 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
     if name is None:
         return []
     called = source[name.start_byte : name.end_byte]
-    if called in _REGISTERING:
-        module = function.child_by_field_name("object") if function.type == "attribute" else None
-        if module is None or source[module.start_byte : module.end_byte] != _REGISTERING[called]:
-            return []
-        given = _named_child(args, 0)
-        return _member("callback", given) if given is not None and given.type in _NAMES else []
     spec = _CALLBACK_ARGUMENTS.get(called)
     if spec is None:
         return []
+    modules = _QUALIFIED_CALLBACKS.get(called)
     if function.type == "attribute" and called != b"sort":
         module = function.child_by_field_name("object")
-        if module is None or source[module.start_byte : module.end_byte] not in _CALLBACK_MODULES:
+        if module is None or source[module.start_byte : module.end_byte] not in (modules or _CALLBACK_MODULES):
             return []
+    elif modules is not None:  # a bare `register(f)`: the program's own function
+        return []
     position, keyword = spec
     given = _named_child(args, position) if position is not None else None
     if given is not None and given.type == "keyword_argument":
