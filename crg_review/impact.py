@@ -118,6 +118,8 @@ PYTEST_CLASS_PREFIX = "Test"
 
 #: files whose change affects every test (at the repository root)
 CONFIG_FILES = ("conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini")
+#: where a project declares its entry points (the pytest plugins it registers: ``pytest11``)
+_PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
 #: rule id → (name, severity, description)
 RULES: dict[str, tuple[str, str, str]] = {
@@ -153,7 +155,8 @@ _MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
-_CONSTRUCTORS = frozenset(("__init__", "__new__"))
+#: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
+_CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not
 #: type is more likely a dict's than the one project method of that name
 _BUILTIN_METHODS = frozenset(
@@ -2109,7 +2112,12 @@ def walk_tests(
                 src = cache.get(e.src)
                 if src is None:
                     continue
-                if maker_only and e.kind == "call" and (src.kind == "module" or src.kind in _CLASS_KINDS or _decorates(e, src)):
+                if (
+                    maker_only
+                    and e.kind == "call"
+                    and (src.kind == "module" or src.kind in _CLASS_KINDS or _decorates(e, src))
+                    and not (made_only == "closure" and _applies_made(graph, e, src, node, plain))
+                ):
                     # `one = deco(_one)` on import, `@deco def f` being defined: they make the nested function; for
                     # `@validator def ipv4`, the name ipv4 then holds it (a wrapper), so a caller of ipv4 runs it
                     # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
@@ -2218,6 +2226,20 @@ def _decorates(e: EdgeIn, src: Node) -> bool:
     """Whether the call ``e`` out of ``src`` is that of one of its decorators (on its first lines: the
     parser gives a decorator's call the scope of the function it decorates)."""
     return bool(src.decorators_json != "[]" and e.line < src.start_line + len(src.decorators))
+
+
+def _applies_made(graph: Graph, e: EdgeIn, src: Node, maker: Node, plain: set[int]) -> bool:
+    """Whether the call ``e`` of ``maker`` out of ``src`` is a decorator with arguments, ``@maker(...)``, on a
+    definition in ``src``, where a function ``maker`` makes runs the change (is in ``plain``, not only a maker
+    itself): it is applied there at once (``@dispatch_on("obj") def f`` runs the nested ``gen_func_dec`` when the
+    module is imported; ``@retry(3) def f`` runs ``deco``, which only makes the wrapper that runs the change)."""
+    if not any(c.id in plain for c in graph.children(maker.id) if c.kind in _FUNCTION_KINDS):
+        return False
+    for child in graph.children(src.id):
+        decorators = child.decorators
+        if child.start_line <= e.line < child.start_line + len(decorators):
+            return any(d.split("(", 1)[0].rpartition(".")[2] == maker.name and "(" in d for d in decorators)
+    return False
 
 
 def _made_for_tests(graph: Graph, method: Node) -> list[EdgeIn]:
@@ -3051,6 +3073,42 @@ def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Rela
         return []
 
 
+def _plugin_modules(read: Callable[[str], bytes | None]) -> set[str]:
+    """The modules the project loads into pytest as plugins: its ``pytest11`` entry points (pyproject.toml,
+    setup.cfg, setup.py) and the ``pytest_plugins`` of its root conftest.py."""
+    found: set[str] = set()
+    for name in _PACKAGING_FILES:
+        text = (read(name) or b"").decode("utf-8", "replace")
+        for m in re.finditer(r"\bpytest11\b", text):
+            rest = text[m.end() : m.end() + 800].lstrip("]\"' \t")  # past the key: `[...pytest11]`, `"pytest11"`
+            section = re.split(r"\n\s*\[|\]", rest)[0]  # up to the next table or the end of the list
+            found.update(re.findall(r"=[ \t]*[\"']?[ \t]*([A-Za-z_][\w.]*)", section))
+    conftest = (read("conftest.py") or b"").decode("utf-8", "replace")
+    for m in re.finditer(r"^pytest_plugins\s*=\s*([^\n]*(?:\n[ \t]+[^\n]*)*)", conftest, re.MULTILINE):
+        found.update(re.findall(r"[\"']([A-Za-z_][\w.]*)[\"']", m.group(1)))
+    return found
+
+
+def _plugin_hook_changed(graph: Graph, starts: Sequence[int]) -> str | None:
+    """Why every test is selected when a changed function is a pytest hook (``pytest_configure``, ...) of a module
+    the project loads as a plugin (:func:`_plugin_modules`): pytest calls it for the whole session; None otherwise."""
+    hooks = [
+        n
+        for n in graph.nodes(starts).values()
+        if n.kind == "function" and n.name.startswith("pytest_") and n.language == "python" and not n.in_test_file
+    ]
+    if not hooks or graph.files is None:
+        return None
+    plugins = _plugin_modules(graph.files.read_tracked)
+    for hook in hooks:
+        if hook.parent_id != graph.module_symbol(hook.file_id):
+            continue
+        stem = hook.path[: -len("/__init__.py")] if hook.path.endswith("/__init__.py") else hook.path[: -len(".py")]
+        if any(stem == m.replace(".", "/") or stem.endswith("/" + m.replace(".", "/")) for m in plugins):
+            return f"{hook.path}: {hook.name} changed, a hook of a pytest plugin this project loads: it runs for every test"
+    return None
+
+
 def _analyze(
     graph: Graph,
     touched: Touched,
@@ -3062,6 +3120,8 @@ def _analyze(
     deadline: Deadline | None = None,
 ) -> Review:
     review = Review(base=base, head=head, changed=list(touched.changed), select_all=touched.select_all)
+    if review.select_all is None:
+        review.select_all = _plugin_hook_changed(graph, sorted(touched.start_ids))
     head_paths = {r[0] for r in graph.conn.execute("SELECT path FROM files WHERE status NOT LIKE 'skipped:%'")}
     findings: list[Finding] = []
 

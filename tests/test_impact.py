@@ -1936,3 +1936,95 @@ def test_a_wrapper_a_decorator_of_another_file_returns_runs_for_the_callers_of_e
     edit(repo, "pkg/utils.py", "def helper(x):\n    return x", "def helper(x):\n    return x or None")
     commit(repo, "change what the factory's wrapper calls")
     assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_ipv6"}
+
+
+def test_a_decorator_factory_applied_with_arguments_on_import_selects_the_tests_of_the_importing_module(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """`@dispatch_on("obj") def area` at module level calls `dispatch_on`, then at once the function it returns,
+    which runs `make`: a change of `make` breaks the import of every module so decorated, here `tests/test.py`
+    (a test file by name: pytest collects it when named, unittest's `test*.py` always). The tests of a module
+    that only keeps the factory's result for later (`later = dispatch_on("x")`) are not selected."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/dispatch.py",
+        "def make(name):\n    code = compile(name, name, 'eval')\n    return code\n\n\n"
+        "def dispatch_on(arg):\n    def gen(func):\n        make(arg)\n        return func\n\n    return gen\n",
+    )
+    write(
+        repo,
+        "tests/test.py",
+        "import unittest\n\nfrom pkg.dispatch import dispatch_on\n\n\n@dispatch_on('obj')\ndef area(obj):\n"
+        "    return 0\n\n\nclass AreaTest(unittest.TestCase):\n    def test_zero(self):\n"
+        "        self.assertEqual(len(''), 0)\n",
+    )
+    write(
+        repo,
+        "tests/test_later.py",
+        "from pkg.dispatch import dispatch_on\n\nlater = dispatch_on('x')\n\n\ndef test_later():\n"
+        "    assert later is not None\n",
+    )
+    commit(repo, "dispatch")
+    edit(repo, "pkg/dispatch.py", "    return code\n", "    return code or None\n")
+    commit(repo, "change make")
+    ids = {t["nodeid"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
+    assert {i.split("::")[0] for i in ids} == {"tests/test.py"} and "tests/test.py::AreaTest::test_zero" in ids
+
+
+def test_a_dataclass_post_init_runs_for_every_construction_of_its_class(capsys: Any, tmp_path: Path) -> None:
+    """The `__init__` a dataclass generates calls `__post_init__`: a test that makes a `Point` runs it; one
+    that only uses another class does not."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/shapes.py",
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Point:\n    x: int\n    y: int\n\n"
+        "    def __post_init__(self):\n        self.norm = abs(self.x)\n        self.norm += abs(self.y)\n\n\n"
+        "class Label:\n    def __init__(self, text):\n        self.text = text\n",
+    )
+    write(
+        repo,
+        "tests/test_shapes.py",
+        "from pkg.shapes import Label, Point\n\n\ndef make(x):\n    return Point(x, x)\n\n\n"
+        "def test_point():\n    assert make(1).norm == 2\n\n\ndef test_label():\n    assert Label('a').text == 'a'\n",
+    )
+    commit(repo, "shapes")
+    edit(repo, "pkg/shapes.py", "self.norm += abs(self.y)", "self.norm += abs(self.y) + 0")
+    commit(repo, "change __post_init__")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_point"}
+
+
+@pytest.mark.parametrize(
+    ("packaging", "text"),
+    [
+        ("pyproject.toml", '[project]\nname = "pkg"\n\n[project.entry-points.pytest11]\nmine = "pkg.plugin"\n'),
+        ("setup.cfg", "[metadata]\nname = pkg\n\n[options.entry_points]\npytest11 =\n    mine = pkg.plugin\n"),
+        ("setup.py", 'from setuptools import setup\n\nsetup(entry_points={"pytest11": ["mine = pkg.plugin"]})\n'),
+        ("conftest.py", 'pytest_plugins = ["pkg.plugin"]\n'),
+    ],
+)
+def test_a_hook_of_a_pytest_plugin_the_project_loads_selects_all(
+    capsys: Any, tmp_path: Path, packaging: str, text: str
+) -> None:
+    """pytest calls `pytest_configure` of every plugin it loads, and the project's own entry point (`pytest11`)
+    or root `pytest_plugins` loads `pkg.plugin` for the whole suite; the same hook in a module no one loads as a
+    plugin, or another function of the plugin, selects nothing more."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    hooks = "def pytest_configure(config):\n    config.seen = 1\n    return None\n\n\ndef helper():\n    return 1\n"
+    write(repo, "pkg/plugin.py", hooks)
+    write(repo, "pkg/other.py", hooks)
+    write(repo, "tests/test_a.py", "def test_a():\n    assert 1\n")
+    write(repo, packaging, text)
+    commit(repo, "plugin")
+    edit(repo, "pkg/plugin.py", "config.seen = 1", "config.seen = 2")
+    commit(repo, "change the hook")
+    data = review(capsys, repo, "HEAD~1..HEAD")
+    assert data["select_all"] and "pkg/plugin.py" in data["select_all"]
+    edit(repo, "pkg/other.py", "config.seen = 1", "config.seen = 2")
+    edit(repo, "pkg/plugin.py", "return 1", "return 2")
+    commit(repo, "change a hook of no plugin and a helper of the plugin")
+    assert review(capsys, repo, "HEAD~1..HEAD")["select_all"] is None

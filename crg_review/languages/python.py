@@ -32,7 +32,7 @@ def module_name(path: str) -> str:
 
 def is_test_file(path: str) -> bool:
     name = path.rpartition("/")[2]  # PurePosixPath(path).name, without its cost once per definition
-    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py" or name == "tests.py"
+    return name.startswith("test_") or name.endswith("_test.py") or name in ("conftest.py", "tests.py", "test.py")
 
 
 def span(node: Any) -> Any:
