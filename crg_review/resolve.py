@@ -23,7 +23,9 @@ them), ``passed`` (a function given by name to a function of the same file that 
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``class-attribute``
 (``self.name(...)`` where a class body binds ``name`` to a function or class: ``_match = staticmethod(util.check)``),
-``argparse`` (``args.func(args)`` where the file gives ``set_defaults(func=cmd)`` to a parser), ``name-match`` (only
+``argparse`` (``args.func(args)`` where the file gives ``set_defaults(func=cmd)`` to a parser), ``getattr-hook``
+(``x.name`` on a typed receiver whose class lacks ``name`` but has a ``__getattr__``, which Python then calls),
+``name-match`` (only
 the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
@@ -88,6 +90,9 @@ _LOOKUP_CONFIDENCE = 0.5
 _DECORATED_CONFIDENCE = 0.5
 #: a function registered with another by a decorator of it (`@cli.command()`): run when that one dispatches to it
 _REGISTERED_CONFIDENCE = 0.6
+#: an attribute a class lacks, run through its ``__getattr__``: likely, yet an instance attribute set elsewhere
+#: (``self.handler = handler``) is found before it
+_GETATTR_CONFIDENCE = 0.6
 #: `@x.setter` and its kin: they add to a property, which no call runs
 _ACCESSOR_DECORATORS = frozenset(("setter", "getter", "deleter"))
 #: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
@@ -1322,6 +1327,9 @@ class Resolver:
         language = self.file(fid)[1]
         if receiver:
             targets = self._resolve_member(fid, scope, name, receiver, kind)
+            if targets and all(t.resolution == "getattr-hook" for t in targets):
+                # what the hook forwards to is not known: the methods of that name elsewhere, as for any receiver
+                return targets + self._unbound(fid, scope, name, receiver, kind, language)
             if targets is not None:
                 return targets
         else:
@@ -1360,6 +1368,10 @@ class Resolver:
                         return [Target(s, "package", 0.9, len(same)) for s in same]
             if language == "python" and name in _PY_BUILTINS:
                 return []
+        return self._unbound(fid, scope, name, receiver, kind, language)
+
+    def _unbound(self, fid: int, scope: Sym, name: str, receiver: str, kind: str, language: str) -> list[Target]:
+        """A name no binding explains: an ``argparse`` default, or the definitions of that name (``name-match``)."""
         if kind not in ("call", "attr"):
             return []
         if receiver and self._receiver_is_external(fid, scope, receiver):
@@ -1549,8 +1561,12 @@ class Resolver:
                     m = self.member(cls_sym.id, "__eq__")
                 if m is not None:
                     out_typed.append(Target(m, "typed", 0.9))
-                elif kind == "call" and language == "python":  # `concat = staticmethod(native_concat)` in its body
-                    out_typed.extend(self._class_attribute_functions(fid, cls_sym, name))
+                elif language == "python":
+                    bound = self._class_attribute_functions(fid, cls_sym, name) if kind == "call" else []
+                    out_typed.extend(bound)  # `concat = staticmethod(native_concat)` in its body
+                    hook = None if bound or kind not in ("call", "attr") else self._getattr_hook(cls_sym.id, name)
+                    if hook is not None:
+                        out_typed.append(Target(hook, "getattr-hook", _GETATTR_CONFIDENCE))
                 if kind in ("call", "attr"):
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
             return out_typed or None
@@ -1585,6 +1601,14 @@ class Resolver:
                     if kind in ("call", "attr"):
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _getattr_hook(self, class_id: int, name: str) -> Sym | None:
+        """The ``__getattr__`` of a class (or of an in-repo base) that lacks ``name``: Python calls it for an
+        attribute the lookup does not find (``db.insert(...)`` on a ``TinyDB`` that forwards to its table)."""
+        if name.startswith("__") and name.endswith("__"):
+            return None  # Python looks special methods up on the type, never through __getattr__
+        hook = self.member(class_id, "__getattr__")
+        return hook if hook is not None and hook.kind == "method" else None
 
     def _instance_member(self, class_id: int, name: str) -> Sym | None:
         """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
@@ -2364,6 +2388,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     names = {n for n in names if not n.startswith("@")}
     if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
         names.add("__ne__")
+    if "__getattr__" in names:  # a class gaining or losing it changes `x.name` for any name it lacks: every file
+        return {r[0] for r in conn.execute("SELECT id FROM files")}
     if changed_ids:
         idl = ",".join(str(i) for i in sorted(changed_ids))
         classes = {

@@ -364,3 +364,30 @@ def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -
     ]
     named = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[5] == "string")]
     assert named == [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []], named
+
+
+def test_a_call_through_getattr_follows_the_class_gaining_and_losing_it(tmp_path: Path) -> None:
+    # `db.insert(1)` in pkg/use.py runs DB.__getattr__ while DB lacks insert; pkg/use.py, which does not name DB
+    # (it gets one from pkg/make.py), never changes
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    db = "class DB:\n    def table(self):\n        return 1\n"
+    hook = "\n    def __getattr__(self, name):\n        return self.table\n"
+    (repo / "pkg/db.py").write_text(db)
+    (repo / "pkg/make.py").write_text("from pkg.db import DB\n\n\ndef make() -> DB:\n    return DB()\n")
+    (repo / "pkg/use.py").write_text("from pkg.make import make\n\n\ndef run():\n    db = make()\n    return db.insert(1)\n")
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/db.py", db + hook),  # the class gains __getattr__
+        ("pkg/db.py", db + hook + "\n    def insert(self, doc):\n        return doc\n"),  # ... and insert itself
+        ("pkg/db.py", db + hook),  # insert goes
+        ("pkg/db.py", db),  # __getattr__ goes
+    ]
+    callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "run" and e[4] == "call")
+    assert callers == [
+        [("pkg/db.py", "DB.__getattr__"), ("pkg/make.py", "make")],
+        [("pkg/db.py", "DB.insert"), ("pkg/make.py", "make")],
+        [("pkg/db.py", "DB.__getattr__"), ("pkg/make.py", "make")],
+        [("pkg/make.py", "make")],
+    ], callers

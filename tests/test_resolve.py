@@ -1721,3 +1721,22 @@ def test_a_codec_search_function_registered_on_import_is_called_there(repo: Path
         ("pkg/codec.py", "search_function", "local"),
         ("pkg/codec.py", "register", "local"),
     }
+
+
+def test_a_member_a_class_lacks_runs_its_getattr(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/db.py": (
+            "class Table:\n    def insert(self, doc):\n        return doc\n\n\n"
+            "class DB:\n    def table(self):\n        return Table()\n\n"
+            "    def __getattr__(self, name):\n        return getattr(self.table(), name)\n\n\n"
+            "class Plain:\n    def close(self):\n        return None\n"
+        ),
+        "tests/test_db.py": (
+            "from pkg.db import DB, Plain\n\n\ndef test_insert():\n    db = DB()\n    db.insert(1)\n    db.table()\n"
+            "    db.__len__()\n\n\ndef test_plain():\n    p = Plain()\n    p.insert(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    hooked = {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
+    # db.insert goes through __getattr__; db.table is found; a special method and a class without one do not
+    assert hooked == {("test_insert", "DB.__getattr__")}
