@@ -1370,7 +1370,7 @@ class Resolver:
                 return []
         return self._unbound(fid, scope, name, receiver, kind, language)
 
-    def _unbound(self, fid: int, scope: Sym, name: str, receiver: str, kind: str, language: str) -> list[Target]:
+    def _unbound(self, fid: int, scope: Sym, name: str, receiver: str, kind: str, language: str | None) -> list[Target]:
         """A name no binding explains: an ``argparse`` default, or the definitions of that name (``name-match``)."""
         if kind not in ("call", "attr"):
             return []

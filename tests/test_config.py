@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from crg_review.config import Config, load_config
+from crg_review.errors import ConfigError
 from tests.helpers import crg, crg_env, make_repo, write
 
 
@@ -86,3 +88,13 @@ def test_hook_time_limit_must_be_a_non_negative_number(repo: Path) -> None:
     run = crg("config", cwd=repo, env=crg_env())
     assert run.code == 1
     assert run.err == "crg-review: error: .crg-review.toml: 'hook-test-seconds' must be a non-negative number, not -1\n"
+
+
+def test_a_pyproject_without_a_crg_review_table_is_not_parsed(repo: Path) -> None:
+    # the project's own pyproject.toml is not ours to judge: broken TOML there is an error only when it holds
+    # our table (the hook does not pay for parsing it on every commit)
+    write(repo, "pyproject.toml", "[project\nname = 'x'\n")
+    assert load_config(repo).depth == Config().depth
+    write(repo, "pyproject.toml", "[tool.crg-review\ndepth = 4\n")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        load_config(repo)
