@@ -597,10 +597,16 @@ class Resolver:
     def _returns(self, fn: Sym, fid: int) -> list[Sym]:
         """Classes a function returns: those its return annotation names (``def f() -> "Thing"``); without
         one, for a function of the file ``fid`` being resolved, those its ``return`` statements give
-        (another file's function bodies are not read: editing one re-resolves only its own file)."""
+        (another file's function bodies are not read: editing one re-resolves only its own file), and for a
+        classmethod of another file, its class."""
         out = self._annotation_classes(fn)
-        if out or fn.file_id != fid or self._depth > 4 or self._signature(fn).rpartition(")")[2].strip():
+        if out or self._depth > 4 or self._signature(fn).rpartition(")")[2].strip():
             return out
+        if fn.file_id != fid:
+            # a classmethod of another file (`URIReference.from_string(...)`) is most often another constructor
+            # of its class: one of its instances, as its decorator, a fact of the symbol, tells
+            parent = self.sym(fn.parent_id) if fn.parent_id is not None and "classmethod" in fn.decorators else None
+            return [parent] if parent is not None and parent.kind in _CLASS_KINDS else []
         return self._types_of(fid, fn, RETURN_FACT)
 
     def _signature(self, fn: Sym) -> str:

@@ -391,3 +391,22 @@ def test_a_call_through_getattr_follows_the_class_gaining_and_losing_it(tmp_path
         [("pkg/db.py", "DB.__getattr__"), ("pkg/make.py", "make")],
         [("pkg/make.py", "make")],
     ], callers
+
+
+def test_an_instance_from_a_classmethod_follows_its_decorator(tmp_path: Path) -> None:
+    # `ref = Ref.parse(text)` in pkg/use.py is a Ref while parse is a classmethod of Ref; pkg/use.py never changes
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    ref = "class Ref:\n    {}\n    def parse(cls, text):\n        return text\n\n    def norm(self):\n        return self\n"
+    (repo / "pkg/ref.py").write_text(ref.format("pass\n"))
+    (repo / "pkg/use.py").write_text("from pkg.ref import Ref\n\n\ndef run():\n    ref = Ref.parse('a')\n    return ref.norm()\n")
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/ref.py", ref.format("@classmethod")),  # parse becomes a classmethod
+        ("pkg/ref.py", ref.format("@staticmethod")),  # ... then a staticmethod
+        ("pkg/ref.py", ref.format("@classmethod")),
+        ("pkg/ref.py", ref.format("@classmethod").replace("def parse(cls, text):", "def parse(cls, text) -> str:")),
+    ]
+    callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "run" and e[5] == "typed")
+    assert callers == [[("pkg/ref.py", "Ref.norm")], [], [("pkg/ref.py", "Ref.norm")], []], callers

@@ -1740,3 +1740,21 @@ def test_a_member_a_class_lacks_runs_its_getattr(repo: Path, tmp_path: Path) -> 
     hooked = {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
     # db.insert goes through __getattr__; db.table is found; a special method and a class without one do not
     assert hooked == {("test_insert", "DB.__getattr__")}
+
+
+def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/ref.py": (
+            "class Ref:\n    def __init__(self, text):\n        self.text = text\n\n    @classmethod\n"
+            "    def parse(cls, text):\n        return cls(text.strip())\n\n    @staticmethod\n    def helper(text):\n"
+            "        return text\n\n    def __eq__(self, other):\n        return self.text == other\n\n"
+            "    def normalize(self):\n        return self\n"
+        ),
+        "tests/test_ref.py": (
+            "from pkg.ref import Ref\n\n\ndef test_parse():\n    ref = Ref.parse(' a ')\n    assert ref == 'a'\n"
+            "    ref.normalize()\n\n\ndef test_helper():\n    text = Ref.helper('a')\n    assert text == 'a'\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    typed = {(e[1], e[3]) for e in edges if e[0] == "tests/test_ref.py" and e[5] == "typed"}
+    assert typed == {("test_parse", "Ref.__eq__"), ("test_parse", "Ref.normalize")}
