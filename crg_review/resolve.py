@@ -1212,7 +1212,9 @@ class Resolver:
                 if kind == "store":
                     continue
                 for t in targets:
-                    if _is_property(t.sym):
+                    if t.resolution == "getattr-hook":  # `Query().name`: reading it runs the class's __getattr__
+                        add(scope.id, t, "call", line)
+                    elif _is_property(t.sym):
                         add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
                     elif t.resolution != "name-match" and t.sym.decorators:
                         # `@instanceproperty def func(self)`: reading `x.func` runs the descriptor's __get__,
@@ -1876,8 +1878,11 @@ class Resolver:
                     out.extend(self._variable_lookups(fid, t.sym, RETURN_FACT))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
+                    hook = self._getattr_hook(cls.id, name) if m is None and self.file(fid)[1] == "python" else None
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
+                    elif hook is not None:  # `Query().name`: a class that lacks name runs its __getattr__
+                        out.append(Target(hook, "getattr-hook", _GETATTR_CONFIDENCE))
                     if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
                         out.extend(self._typed_dispatch(cls, name))
         finally:

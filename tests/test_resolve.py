@@ -1733,13 +1733,15 @@ def test_a_member_a_class_lacks_runs_its_getattr(repo: Path, tmp_path: Path) -> 
         ),
         "tests/test_db.py": (
             "from pkg.db import DB, Plain\n\n\ndef test_insert():\n    db = DB()\n    db.insert(1)\n    db.table()\n"
-            "    db.__len__()\n\n\ndef test_plain():\n    p = Plain()\n    p.insert(1)\n"
+            "    db.__len__()\n\n\ndef test_plain():\n    p = Plain()\n    p.insert(1)\n\n\n"
+            "def test_made():\n    assert DB().rows == Plain().close()\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     hooked = {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
-    # db.insert goes through __getattr__; db.table is found; a special method and a class without one do not
-    assert hooked == {("test_insert", "DB.__getattr__")}
+    # db.insert goes through __getattr__, as DB().rows does; db.table is found; a special method and a class
+    # without one do not
+    assert hooked == {("test_insert", "DB.__getattr__"), ("test_made", "DB.__getattr__")}
 
 
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
