@@ -2129,8 +2129,10 @@ def walk_tests(
                     or e.resolution == "import-time"
                     or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
-                if runs_on_import or (e.kind == "call" and src.kind in _CLASS_KINDS and not src.in_test_file):
-                    # module or class body code runs the change whenever the module is imported
+                class_body = e.kind == "call" and src.kind in _CLASS_KINDS
+                if runs_on_import or (class_body and (not src.in_test_file or e.confidence >= TEST_EDGE_MIN_CONFIDENCE)):
+                    # module or class body code runs the change whenever the module is imported (a test class's
+                    # `variant = TypeBuilder.make_variant(...)`: its module fails to import, every test in it fails)
                     module = src.id if src.kind == "module" else graph.module_symbol(src.file_id)
                     if module is not None and module not in executed:
                         executed.add(module)

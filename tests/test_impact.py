@@ -2028,3 +2028,24 @@ def test_a_hook_of_a_pytest_plugin_the_project_loads_selects_all(
     edit(repo, "pkg/plugin.py", "return 1", "return 2")
     commit(repo, "change a hook of no plugin and a helper of the plugin")
     assert review(capsys, repo, "HEAD~1..HEAD")["select_all"] is None
+
+
+def test_a_test_class_body_that_runs_a_change_selects_every_test_of_its_module(capsys: Any, tmp_path: Path) -> None:
+    """`variant = make(1)` in the body of a test class runs when pytest imports the module: if `make` breaks, so
+    does the import, and every test of the module fails, not only the class's; another module's tests do not."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/build.py", "def make(n):\n    value = n + 1\n    return value\n\n\ndef other():\n    return 2\n")
+    write(
+        repo,
+        "tests/test_build.py",
+        "from pkg.build import make, other\n\n\nclass TestMade:\n    variant = make(1)\n\n    def test_variant(self):\n"
+        "        assert self.variant == 2\n\n\nclass TestOther:\n    def test_other(self):\n        assert other() == 2\n",
+    )
+    write(repo, "tests/test_more.py", "from pkg.build import other\n\n\ndef test_more():\n    assert other() == 2\n")
+    commit(repo, "build")
+    edit(repo, "pkg/build.py", "value = n + 1", "value = n + 1 + 0")
+    commit(repo, "change make")
+    ids = {t["nodeid"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
+    assert {i.split("::")[0] for i in ids} == {"tests/test_build.py"}
+    assert "tests/test_build.py::TestOther::test_other" in ids or "tests/test_build.py" in ids
