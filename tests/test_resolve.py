@@ -1760,3 +1760,24 @@ def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Pa
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     typed = {(e[1], e[3]) for e in edges if e[0] == "tests/test_ref.py" and e[5] == "typed"}
     assert typed == {("test_parse", "Ref.__eq__"), ("test_parse", "Ref.normalize")}
+
+
+def test_a_function_returned_by_a_conditional_expression_is_called_by_whoever_calls_the_result(
+    repo: Path, tmp_path: Path
+) -> None:
+    files = {
+        "pkg/m.py": (
+            "def iter_a(node):\n    return [node]\n\n\ndef iter_b(node):\n    return []\n\n\n"
+            "def choose(node):\n    return iter_a if hasattr(node, 'x') else iter_b\n\n\n"
+            "def walk(node):\n    it = choose(node)\n    for c in it(node):\n        yield c\n\n\n"
+            "def pick(f=None):\n    return f or iter_b\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/m.py::walk") == {
+        ("pkg/m.py", "choose", "local"),
+        ("pkg/m.py", "iter_a", "returned"),
+        ("pkg/m.py", "iter_b", "returned"),
+    }
+    refs = {(e[1], e[3]) for e in edges if e[4] == "ref"}
+    assert {("choose", "iter_a"), ("choose", "iter_b"), ("pick", "iter_b")} <= refs

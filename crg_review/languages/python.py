@@ -1066,6 +1066,11 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
                 for i, item in enumerate(node.named_children)
                 if item.type in _NAMES and i < _MAX_UNPACKED
             ]
+        if node.type in ("conditional_expression", "boolean_operator"):
+            # `return iter_a if hasattr(node, "x") else iter_b`, `return self._fn or default`: each operand may be
+            # what it returns (an alias of `return`), and each is handed out (a reference, as `return f`)
+            operands = _alternatives(node)
+            return [("alias", caps["name"][0], o) for o in operands] + [m for o in operands for m in _member("ref", o)]
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         function = _called_function(node)
         if function is None:
