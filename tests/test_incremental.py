@@ -20,12 +20,14 @@ from .helpers import git, make_repo
 FILES = ("pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/sub/c.py", "tests/test_t.py")
 FUNCS = tuple(f"f{i}" for i in range(6))
 CLASSES = ("C0", "C1", "C2")
-METHODS = ("m0", "m1", "__init__")
+#: m2 is rendered a classmethod (what it returns, called on its class, is an instance of it); a class with a
+#: __getattr__ answers the calls of names it lacks
+METHODS = ("m0", "m1", "__init__", "__getattr__", "m2")
 #: decorators whose wrapper calls (or not: ``calls`` empty) the function it wraps, in any file
 DECOS = ("d0", "d1")
 #: what a function is decorated with: a decorator, or a function it registers with (`@f0.command()`)
 DECORATING = (*DECOS, "f0", "f1")
-STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias")
+STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar")
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
 
@@ -69,6 +71,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         if style == "var" and name in CLASSES:
             imports.append(f"from {mod} import {name}")
             return f"{name}().m0()"
+        if style == "cmvar" and name in CLASSES:  # `C.m2()` is a C where m2 is a classmethod; zz, if C lacks it
+            imports.append(f"from {mod} import {name}")
+            return f"{name}.m2().zz()"
         if style == "modalias":
             imports.append(f"from {mod} import al_{name}")
             return f"al_{name}()"
@@ -107,7 +112,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
             if not d.methods:
                 body.append("    pass")
             for m, calls in d.methods.items():
-                body.append(f"    def {m}(self):")
+                if m == "m2":
+                    body.append("    @classmethod")
+                body.append(f"    def {m}(self):" if m != "__getattr__" else "    def __getattr__(self, name):")
                 for tf, tn, style in calls:
                     if style == "method":
                         body.append(f"        self.{tn}()")
