@@ -2049,3 +2049,29 @@ def test_a_test_class_body_that_runs_a_change_selects_every_test_of_its_module(c
     ids = {t["nodeid"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
     assert {i.split("::")[0] for i in ids} == {"tests/test_build.py"}
     assert "tests/test_build.py::TestOther::test_other" in ids or "tests/test_build.py" in ids
+
+
+def test_a_function_a_parameter_defaults_to_is_reached_from_the_users_of_that_function(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """`def __init__(self, default=enc_default)` holds `enc_default`, which `json.dumps(default=self.default)`
+    calls later: the tests that make a `Fmt` with the default reach it."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/f.py",
+        "import json\n\n\ndef enc_default(obj):\n    return str(obj)\n\n\nclass Fmt:\n"
+        "    def __init__(self, default=enc_default, n: int = 0):\n        self.default = default\n\n"
+        "    def dump(self, x):\n        return json.dumps(x, default=self.default)\n",
+    )
+    write(
+        repo,
+        "tests/test_f.py",
+        "from pkg.f import Fmt\n\n\ndef test_dump():\n    assert Fmt().dump({1: object()})\n\n\n"
+        "def test_other():\n    assert 1\n",
+    )
+    commit(repo, "formatter")
+    edit(repo, "pkg/f.py", "return str(obj)", "return str(obj) + ''")
+    commit(repo, "change the default encoder")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_dump"}

@@ -81,6 +81,11 @@
 ; a parameter's default names what it holds when the caller passes none (`key=keys.hashkey`, `delitem=Base.__delitem__`)
 (default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
 (typed_default_parameter name: (identifier) @name value: [(identifier) (attribute)] @receiver) @reference.alias
+; ... and the function holds what it names (`json_default=orjson_default`: a function it may call or hand on)
+(default_parameter value: (identifier) @name) @reference.ref
+(typed_default_parameter value: (identifier) @name) @reference.ref
+(default_parameter value: (attribute) @expand.ref)
+(typed_default_parameter value: (attribute) @expand.ref)
 ; what a function returns, as facts of the pseudo-variable `return` (resolve.RETURN_FACT)
 (return_statement "return" @name (call) @expand.returns)
 (return_statement "return" @name [(identifier) (attribute)] @receiver) @reference.alias
