@@ -118,8 +118,6 @@ PYTEST_CLASS_PREFIX = "Test"
 
 #: files whose change affects every test (at the repository root)
 CONFIG_FILES = ("conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini")
-#: where a project declares its entry points (the pytest plugins it registers: ``pytest11``)
-_PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
 #: rule id → (name, severity, description)
 RULES: dict[str, tuple[str, str, str]] = {
@@ -3075,25 +3073,10 @@ def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Rela
         return []
 
 
-def _plugin_modules(read: Callable[[str], bytes | None]) -> set[str]:
-    """The modules the project loads into pytest as plugins: its ``pytest11`` entry points (pyproject.toml,
-    setup.cfg, setup.py) and the ``pytest_plugins`` of its root conftest.py."""
-    found: set[str] = set()
-    for name in _PACKAGING_FILES:
-        text = (read(name) or b"").decode("utf-8", "replace")
-        for m in re.finditer(r"\bpytest11\b", text):
-            rest = text[m.end() : m.end() + 800].lstrip("]\"' \t")  # past the key: `[...pytest11]`, `"pytest11"`
-            section = re.split(r"\n\s*\[|\]", rest)[0]  # up to the next table or the end of the list
-            found.update(re.findall(r"=[ \t]*[\"']?[ \t]*([A-Za-z_][\w.]*)", section))
-    conftest = (read("conftest.py") or b"").decode("utf-8", "replace")
-    for m in re.finditer(r"^pytest_plugins\s*=\s*([^\n]*(?:\n[ \t]+[^\n]*)*)", conftest, re.MULTILINE):
-        found.update(re.findall(r"[\"']([A-Za-z_][\w.]*)[\"']", m.group(1)))
-    return found
-
-
 def _plugin_hook_changed(graph: Graph, starts: Sequence[int]) -> str | None:
     """Why every test is selected when a changed function is a pytest hook (``pytest_configure``, ...) of a module
-    the project loads as a plugin (:func:`_plugin_modules`): pytest calls it for the whole session; None otherwise."""
+    the project loads as a plugin (:func:`~crg_review.pytest_settings.registered_plugins`): pytest calls it for the
+    whole session; None otherwise."""
     hooks = [
         n
         for n in graph.nodes(starts).values()
@@ -3101,12 +3084,11 @@ def _plugin_hook_changed(graph: Graph, starts: Sequence[int]) -> str | None:
     ]
     if not hooks or graph.files is None:
         return None
-    plugins = _plugin_modules(graph.files.read_tracked)
+    from .pytest_settings import registered_plugins
+
+    plugins = registered_plugins(graph.files.read_tracked)
     for hook in hooks:
-        if hook.parent_id != graph.module_symbol(hook.file_id):
-            continue
-        stem = hook.path[: -len("/__init__.py")] if hook.path.endswith("/__init__.py") else hook.path[: -len(".py")]
-        if any(stem == m.replace(".", "/") or stem.endswith("/" + m.replace(".", "/")) for m in plugins):
+        if hook.parent_id == graph.module_symbol(hook.file_id) and graph.import_name(hook.path) in plugins:
             return f"{hook.path}: {hook.name} changed, a hook of a pytest plugin this project loads: it runs for every test"
     return None
 

@@ -1,6 +1,7 @@
 """What a repository's pytest settings say about doctests: whether ``--doctest-modules`` makes the
 docstring examples of every collected module tests, which text files ``--doctest-glob`` makes tests
-(pytest's default: ``test*.txt``), and the ``testpaths`` a plain ``pytest`` run collects from.
+(pytest's default: ``test*.txt``), and the ``testpaths`` a plain ``pytest`` run collects from; and which
+of its modules the project loads into pytest as plugins (:func:`registered_plugins`).
 
 pytest reads its settings from the first of ``pytest.ini``, ``.pytest.ini``, ``pyproject.toml``
 (``[tool.pytest.ini_options]``, or pytest 9's ``[tool.pytest]``), ``tox.ini`` (``[pytest]``) and
@@ -10,17 +11,17 @@ pytest reads its settings from the first of ``pytest.ini``, ``.pytest.ini``, ``p
 from __future__ import annotations
 
 import configparser
+import re
 import shlex
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from .config import loads_toml
 
-__all__ = ["DoctestSettings", "doctest_settings"]
+__all__ = ["DoctestSettings", "doctest_settings", "registered_plugins"]
+
+#: where a project declares its entry points (the pytest plugins it registers: ``pytest11``)
+PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
 #: pytest's doctest glob when none is given
 DEFAULT_GLOB = "test*.txt"
@@ -71,9 +72,11 @@ def _ini_options(text: str, section: str) -> tuple[list[str], list[str]] | None:
 
 
 def _toml_options(text: str) -> tuple[list[str], list[str]] | None:
+    if "pytest" not in text:  # no table of pytest's (every spelling of it names pytest): nothing to parse
+        return None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        data = loads_toml(text)
+    except ValueError:
         return None
     pytest = data.get("tool", {}).get("pytest")
     if not isinstance(pytest, dict):
@@ -110,3 +113,19 @@ def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
         testpaths=tuple(p.strip("/") for p in testpaths if p.strip("/")),
         configured=True,
     )
+
+
+def registered_plugins(read: Callable[[str], bytes | None]) -> set[str]:
+    """The modules the project loads into pytest as plugins, by dotted name: its ``pytest11`` entry points
+    (pyproject.toml, setup.cfg, setup.py) and the ``pytest_plugins`` of its root conftest.py."""
+    found: set[str] = set()
+    for name in PACKAGING_FILES:
+        text = (read(name) or b"").decode("utf-8", "replace")
+        for m in re.finditer(r"\bpytest11\b", text):
+            rest = text[m.end() : m.end() + 800].lstrip("]\"' \t")  # past the key: `[...pytest11]`, `"pytest11"`
+            section = re.split(r"\n\s*\[|\]", rest)[0]  # up to the next table or the end of the list
+            found.update(re.findall(r"=[ \t]*[\"']?[ \t]*([A-Za-z_][\w.]*)", section))
+    conftest = (read("conftest.py") or b"").decode("utf-8", "replace")
+    for m in re.finditer(r"^pytest_plugins\s*=\s*([^\n]*(?:\n[ \t]+[^\n]*)*)", conftest, re.MULTILINE):
+        found.update(re.findall(r"[\"']([A-Za-z_][\w.]*)[\"']", m.group(1)))
+    return found

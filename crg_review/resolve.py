@@ -1572,9 +1572,8 @@ class Resolver:
                 elif language == "python":
                     bound = self._class_attribute_functions(fid, cls_sym, name) if kind == "call" else []
                     out_typed.extend(bound)  # `concat = staticmethod(native_concat)` in its body
-                    hook = None if bound or kind not in ("call", "attr") else self._getattr_hook(cls_sym.id, name)
-                    if hook is not None:
-                        out_typed.append(Target(hook, "getattr-hook", _GETATTR_CONFIDENCE))
+                    if not bound and kind in ("call", "attr"):
+                        out_typed.extend(self._getattr_hook(cls_sym.id, name))
                 if kind in ("call", "attr"):
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
             return out_typed or None
@@ -1610,13 +1609,13 @@ class Resolver:
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
 
-    def _getattr_hook(self, class_id: int, name: str) -> Sym | None:
-        """The ``__getattr__`` of a class (or of an in-repo base) that lacks ``name``: Python calls it for an
+    def _getattr_hook(self, class_id: int, name: str) -> list[Target]:
+        """For a class (or an in-repo base) that lacks ``name``: its ``__getattr__``, which Python calls for an
         attribute the lookup does not find (``db.insert(...)`` on a ``TinyDB`` that forwards to its table)."""
         if name.startswith("__") and name.endswith("__"):
-            return None  # Python looks special methods up on the type, never through __getattr__
+            return []  # Python looks special methods up on the type, never through __getattr__
         hook = self.member(class_id, "__getattr__")
-        return hook if hook is not None and hook.kind == "method" else None
+        return [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)] if hook is not None and hook.kind == "method" else []
 
     def _instance_member(self, class_id: int, name: str) -> Sym | None:
         """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
@@ -1878,11 +1877,10 @@ class Resolver:
                     out.extend(self._variable_lookups(fid, t.sym, RETURN_FACT))  # or a member it looks up by prefix
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
-                    hook = self._getattr_hook(cls.id, name) if m is None and self.file(fid)[1] == "python" else None
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
-                    elif hook is not None:  # `Query().name`: a class that lacks name runs its __getattr__
-                        out.append(Target(hook, "getattr-hook", _GETATTR_CONFIDENCE))
+                    elif self.file(fid)[1] == "python":  # `Query().name`: a class that lacks name runs its __getattr__
+                        out.extend(self._getattr_hook(cls.id, name))
                     if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
                         out.extend(self._typed_dispatch(cls, name))
         finally:

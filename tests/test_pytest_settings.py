@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crg_review.pytest_settings import DoctestSettings, doctest_settings
+from crg_review.pytest_settings import DoctestSettings, doctest_settings, registered_plugins
 
 
 def reader(files: dict[str, str]):  # type: ignore[no-untyped-def]
@@ -39,3 +39,17 @@ def test_pyproject_ini_options_and_pytest_9_table() -> None:
 def test_malformed_settings_count_as_none() -> None:
     assert doctest_settings(reader({"pyproject.toml": "[tool.pytest\n"})) == DoctestSettings()
     assert doctest_settings(reader({"setup.cfg": "no section header\n"})) == DoctestSettings()
+
+
+def test_the_plugins_a_project_registers_in_each_packaging_file_and_its_root_conftest() -> None:
+    assert registered_plugins(reader({})) == set()
+    inline = '[project.entry-points]\npytest11 = {typeguard = "typeguard._pytest_plugin"}\n\n[dependency-groups]\nx = ["y"]\n'
+    assert registered_plugins(reader({"pyproject.toml": inline})) == {"typeguard._pytest_plugin"}
+    table = '[project.entry-points.pytest11]\nmine = "pkg.plugin"\nother = "pkg.more:hooks"\n\n[tool.x]\ny = "z"\n'
+    assert registered_plugins(reader({"pyproject.toml": table})) == {"pkg.plugin", "pkg.more"}
+    cfg = "[options.entry_points]\npytest11 =\n    mine = pkg.plugin\nconsole_scripts =\n    x = pkg.cli:main\n"
+    assert "pkg.plugin" in registered_plugins(reader({"setup.cfg": cfg}))
+    setup = 'setup(entry_points={"pytest11": ["mine = pkg.plugin"], "console_scripts": ["x = pkg.cli:main"]})\n'
+    assert registered_plugins(reader({"setup.py": setup})) == {"pkg.plugin"}
+    conftest = 'pytest_plugins = [\n    "pkg.fixtures",\n    "pkg.more",\n]\n'
+    assert registered_plugins(reader({"conftest.py": conftest})) == {"pkg.fixtures", "pkg.more"}
