@@ -772,6 +772,16 @@ class Graph:
             node = parent
         return out
 
+    def runs_on_import(self, node: Node) -> bool:
+        """Whether the body of a class runs when its module is imported: no function encloses it (a class a
+        test function defines runs with that test only)."""
+        while node.parent_id is not None:
+            parent = self.nodes([node.parent_id]).get(node.parent_id)
+            if parent is None or parent.kind in _FUNCTION_KINDS:
+                return False
+            node = parent
+        return True
+
     def _confident_users(self, ids: Sequence[int]) -> set[int]:
         """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids`` (kept per
         node: the same classes and their methods come up for every class family a level checks)."""
@@ -1255,8 +1265,10 @@ class Graph:
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
         returns it (a decorator's wrapper, a factory's closure: whoever called the maker calls what it got)
-        or hands it on (a callback): in each case the maker's callers are where the inner function runs."""
-        if fn.kind not in _FUNCTION_KINDS or fn.parent_id is None:
+        or hands it on (a callback): in each case the maker's callers are where the inner function runs.
+        A Python class defined in a function: its body runs when the function does."""
+        nested_class = fn.kind in _CLASS_KINDS and fn.language == "python"
+        if (fn.kind not in _FUNCTION_KINDS and not nested_class) or fn.parent_id is None:
             return []
         maker = self.nodes([fn.parent_id]).get(fn.parent_id)
         if maker is None or maker.kind not in _FUNCTION_KINDS:
@@ -2127,7 +2139,7 @@ def walk_tests(
                     or e.resolution == "import-time"
                     or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
-                class_body = e.kind == "call" and src.kind in _CLASS_KINDS
+                class_body = e.kind == "call" and src.kind in _CLASS_KINDS and graph.runs_on_import(src)
                 if runs_on_import or (class_body and (not src.in_test_file or e.confidence >= TEST_EDGE_MIN_CONFIDENCE)):
                     # module or class body code runs the change whenever the module is imported (a test class's
                     # `variant = TypeBuilder.make_variant(...)`: its module fails to import, every test in it fails)

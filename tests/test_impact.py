@@ -2051,6 +2051,25 @@ def test_a_test_class_body_that_runs_a_change_selects_every_test_of_its_module(c
     assert "tests/test_build.py::TestOther::test_other" in ids or "tests/test_build.py" in ids
 
 
+def test_a_class_a_test_function_defines_runs_with_that_test_only(capsys: Any, tmp_path: Path) -> None:
+    """`class X(with_meta(Meta))` inside a test function runs when that test runs, not when pytest imports the
+    module: the other tests of the module are not selected (six's with_metaclass selected all 200)."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/meta.py", "def with_meta(meta):\n    base = meta('tmp', (), {})\n    return base\n")
+    write(
+        repo,
+        "tests/test_classes.py",
+        "from pkg.meta import with_meta\n\n\ndef test_meta():\n    class X(with_meta(type)):\n        pass\n\n\n"
+        "def test_unused():\n    class Y(with_meta(type)):\n        pass\n    assert 1\n\n\n"
+        "def test_other():\n    assert 1\n\n\nclass TestGroup:\n    def test_in_class(self):\n        assert 1\n",
+    )
+    commit(repo, "meta")
+    edit(repo, "pkg/meta.py", "base = meta('tmp', (), {})", "base = meta('tmp', (object,), {})")
+    commit(repo, "change with_meta")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_meta", "test_unused"}
+
+
 def test_a_function_a_parameter_defaults_to_is_reached_from_the_users_of_that_function(
     capsys: Any, tmp_path: Path
 ) -> None:
