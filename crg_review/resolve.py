@@ -86,6 +86,8 @@ _TYPED_DISPATCH_CONFIDENCE = 0.6
 LOOKUP_KINDS = frozenset(("getattr", "getattrcall"))
 #: one of the members of a prefix runs for each name the program builds: each is likely, none is certain
 _LOOKUP_CONFIDENCE = 0.5
+#: the shortest literal head of a looked-up name (``"visit" + name``) matched against methods of any class
+_PREFIX_GUESS_MIN = 3
 #: a wrapper calls the one function it was made for: each of those a decorator decorates is likely at most this
 _DECORATED_CONFIDENCE = 0.5
 #: a function registered with another by a decorator of it (`@cli.command()`): run when that one dispatches to it
@@ -1759,9 +1761,28 @@ class Resolver:
                         and child not in found
                     ):
                         found.append(child)
+        if not classes and len(prefix) >= _PREFIX_GUESS_MIN and not self._receiver_is_external(fid, scope, receiver):
+            return self._prefix_guesses(prefix, self.file(fid)[1])
         # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
         confidence = _LOOKUP_CONFIDENCE if prefix else round(min(_LOOKUP_CONFIDENCE, 1 / max(len(found), 1)), 3)
         return [Target(m, "getattr", confidence, len(found)) for m in found]
+
+    def _prefix_guesses(self, prefix: str, language: str | None) -> list[Target]:
+        """For ``getattr(visitor, "visit" + name)`` on an object of unknown class: the methods named with that
+        prefix anywhere, each a name-match among them, when they belong to at most :data:`MAX_FAMILIES` class
+        hierarchies (a visitor class and its subclasses: mccabe's ``ASTVisitor.dispatch`` on ``self.visitor``)."""
+        if self._preloaded:
+            syms = [s for name, group in self._by_name.items() if name.startswith(prefix) for s in group]
+        else:
+            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name GLOB ?", (prefix + "*",))
+            syms = [_sym(r) for r in rows]
+        cands = self._ordered(
+            [s for s in syms if s.kind == "method" and s.name != prefix and self.file(s.file_id)[1] == language]
+        )
+        if not cands or not self._few_families(prefix + "*", cands):
+            return []
+        confidence = round(0.5 / len(cands), 3)
+        return [Target(c, "name-match", confidence, len(cands)) for c in cands]
 
     def _decorator_callee(self, fn: Sym) -> tuple[Sym, str, str] | None:
         """Where ``fn``'s outermost decorator is looked up and what it names: (scope, receiver, name) of

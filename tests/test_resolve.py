@@ -599,6 +599,43 @@ def test_members_looked_up_by_a_literal_name_or_prefix(repo: Path, tmp_path: Pat
     assert ("pkg/opt.py", "Optimizer.visit_Const", "getattr") in calls(edges, "pkg/visitor.py::NodeVisitor.visit")
 
 
+def test_a_prefix_looked_up_on_an_object_of_unknown_class_is_a_name_match_among_few_families(
+    repo: Path, tmp_path: Path
+) -> None:
+    # mccabe: `getattr(self.visitor, 'visit' + className, self.default)` where `visitor` is a parameter
+    files = {
+        "pkg/walk.py": (
+            "class Walker:\n"
+            "    def preorder(self, tree, visitor):\n        self.visitor = visitor\n        return self.dispatch(tree)\n\n"
+            "    def dispatch(self, node):\n"
+            "        meth = getattr(self.visitor, 'visit' + type(node).__name__, self.default)\n"
+            "        return meth(node)\n\n"
+            "    def default(self, node):\n        return None\n\n"
+            "    def short(self, node):\n        return getattr(node, 'vi' + node.kind)()\n"
+        ),
+        "pkg/graphs.py": (
+            "class GraphVisitor:\n"
+            "    def visitIf(self, node):\n        return 1\n\n"
+            "    def visitFor(self, node):\n        return 2\n\n"
+            "    def helper(self):\n        return 0\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/walk.py::Walker.dispatch") == {
+        ("pkg/graphs.py", "GraphVisitor.visitFor", "name-match"),
+        ("pkg/graphs.py", "GraphVisitor.visitIf", "name-match"),
+    }
+    assert calls(edges, "pkg/walk.py::Walker.short") == set()  # a head of two letters says too little
+    # a method of that prefix appears in another file: the look-up is resolved again
+    more = {"pkg/more.py": "class Printer:\n    def visitWhile(self, node):\n        return 3\n"}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", more)
+    assert ("pkg/more.py", "Printer.visitWhile", "name-match") in calls(edges, "pkg/walk.py::Walker.dispatch")
+    # methods of that prefix in more than MAX_FAMILIES unrelated classes: no guess at all
+    many = {f"pkg/v{i}.py": f"class V{i}:\n    def visitName(self, node):\n        return {i}\n" for i in range(3)}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", many)
+    assert calls(edges, "pkg/walk.py::Walker.dispatch") == set()
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {
