@@ -636,6 +636,32 @@ def test_a_prefix_looked_up_on_an_object_of_unknown_class_is_a_name_match_among_
     assert calls(edges, "pkg/walk.py::Walker.dispatch") == set()
 
 
+def test_object_getattribute_is_a_look_up_and_a_cast_returns_its_value(repo: Path, tmp_path: Path) -> None:
+    # mistune's renderer: `_get_method` returns `cast(..., object.__getattribute__(self, name))`, which
+    # `render_token` calls: any method of the renderer (or of a subclass) may run there
+    files = {
+        "pkg/core.py": (
+            "from typing import cast\n\n\n"
+            "class BaseRenderer:\n"
+            "    def _get_method(self, name):\n"
+            "        return cast(\"Callable[..., str]\", object.__getattribute__(self, name))\n\n"
+            "    def render_token(self, token):\n        func = self._get_method(token['type'])\n"
+            "        return func(token)\n\n"
+            "    def plain(self, name):\n        return object.__getattribute__(self, name)()\n"
+        ),
+        "pkg/md.py": (
+            "from .core import BaseRenderer\n\n\n"
+            "class MarkdownRenderer(BaseRenderer):\n"
+            "    def text(self, token):\n        return token['raw']\n\n"
+            "    def paragraph(self, token):\n        return token['raw'] + '\\n'\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    rendered = {d[1] for d in calls(edges, "pkg/core.py::BaseRenderer.render_token")}
+    assert {"MarkdownRenderer.text", "MarkdownRenderer.paragraph"} <= rendered
+    assert {"MarkdownRenderer.text", "MarkdownRenderer.paragraph"} <= {d[1] for d in calls(edges, "pkg/core.py::BaseRenderer.plain")}
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {

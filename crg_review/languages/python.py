@@ -275,6 +275,24 @@ def _named_child(node: Any, index: int) -> Any:
     return node.named_child(index) if index < node.named_child_count else None
 
 
+def _uncast(node: Any, source: bytes) -> Any:
+    """The value of ``cast(T, value)``, a call ``return cast("Callable[..., str]", getattr(self, name))`` returns as it
+    is; any other node unchanged."""
+    function = _called_function(node)
+    args = node.child_by_field_name("arguments") if function is not None else None
+    if args is None or args.type != "argument_list" or args.named_child_count != 2:
+        return node
+    if not _CAST.search(source[function.start_byte : function.end_byte].decode("utf-8", "replace")):
+        return node
+    return _named_child(args, 1)
+
+
+def _is_object_getattribute(callee: Any, source: bytes) -> bool:
+    """Whether a callee is ``object.__getattribute__``, a look-up by name like ``getattr`` (mistune's renderer:
+    ``object.__getattribute__(self, token["type"])``)."""
+    return callee.type == "attribute" and source[callee.start_byte : callee.end_byte] == b"object.__getattribute__"
+
+
 def _lookup(args: Any) -> tuple[Any, Any] | None:
     """``getattr``'s object and name: ``(argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)]
     @name)``."""
@@ -303,7 +321,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
             arg = _named_child(inner_args, 0)
             if inner_args.named_child_count == 1 and arg.type == "identifier":
                 return [("typecall", arg, None)]
-        elif called == b"getattr":  # @reference.getattrcall
+        elif called == b"getattr" or _is_object_getattribute(inner, source):  # @reference.getattrcall
             lookup = _lookup(inner_args)
             if lookup is not None:
                 return [("getattrcall", lookup[1], lookup[0])]
@@ -325,6 +343,10 @@ def _call(node: Any, source: bytes) -> list[Item]:
         out.append(("lazyfixture", lazy, None))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
+        if _is_object_getattribute(function, source):  # as getattr(obj, name), past the class's own __getattr__
+            lookup = _lookup(args)
+            if lookup is not None:
+                out.append(("getattr", lookup[1], lookup[0]))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -1072,6 +1094,9 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
             operands = _alternatives(node)
             return [("alias", caps["name"][0], o) for o in operands] + [m for o in operands for m in _member("ref", o)]
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+        inner = _uncast(node, source)
+        if inner.type == "call":  # `return cast(T, getattr(self, name))` returns what the inner call does
+            node = inner
         function = _called_function(node)
         if function is None:
             return []
@@ -1183,9 +1208,12 @@ def finalize(result: ParseResult) -> None:
         if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     result.references = _positions(result.references)
-    # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file)
+    # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file);
+    # `x = object.__getattribute__(self, name)` is a look-up as `x = getattr(self, name)` is
     result.references = [
-        r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver else r
+        r._replace(name="__call__", receiver="self") if r.kind == "call" and r.name == "self" and not r.receiver
+        else r._replace(receiver="getattr") if r.kind == "assign" and r.receiver == "object.__getattribute__"
+        else r
         for r in result.references
     ]
     # one `yields` reference per generator function (resolve: a call of a function returning a call of one runs it)
