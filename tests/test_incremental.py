@@ -27,7 +27,7 @@ METHODS = ("m0", "m1", "__init__", "__getattr__", "m2")
 DECOS = ("d0", "d1")
 #: what a function is decorated with: a decorator, or a function it registers with (`@f0.command()`)
 DECORATING = (*DECOS, "f0", "f1")
-STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar")
+STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar", "own")
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
 
@@ -53,7 +53,7 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
 
     def call_expr(target_file: str, name: str, style: str) -> str:
         mod = module_of(target_file)
-        if target_file == path or style == "local":
+        if target_file == path or style in ("local", "own"):  # `own` outside a method: a plain call
             return f"{name}()"
         if style == "alias":
             imports.append(f"from {mod} import {name} as {name}_al")
@@ -120,6 +120,8 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                         body.append(f"        self.{tn}()")
                     elif style == "ctor":
                         body.append(f"        super().{tn}()")
+                    elif style == "own":  # another instance of the object's own class: a subclass's __init__ runs
+                        body.append("        self.__class__()")
                     elif style == "var":
                         body.append(f"        v = {call_expr(tf, tn, 'from')}")
                         body.append("        v.m1()")

@@ -662,6 +662,30 @@ def test_object_getattribute_is_a_look_up_and_a_cast_returns_its_value(repo: Pat
     assert {"MarkdownRenderer.text", "MarkdownRenderer.paragraph"} <= {d[1] for d in calls(edges, "pkg/core.py::BaseRenderer.plain")}
 
 
+def test_an_instance_of_the_objects_own_class_runs_a_subclass_constructor(repo: Path, tmp_path: Path) -> None:
+    # boolean.py: `self.__class__(*args)` in a base method makes an AND when self is an AND
+    files = {
+        "pkg/base.py": (
+            "class Expr:\n"
+            "    def __init__(self, *args):\n        self.args = args\n\n"
+            "    def copy(self):\n        return self.__class__(*self.args)\n\n"
+            "    def copy2(self):\n        return type(self)(*self.args)\n"
+        ),
+        "pkg/ops.py": (
+            "from .base import Expr\n\n\n"
+            "class AND(Expr):\n    def __init__(self, *args):\n        super().__init__(*args)\n        self.op = '&'\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("pkg/base.py::Expr.copy", "pkg/base.py::Expr.copy2"):
+        assert ("pkg/ops.py", "AND.__init__", "dispatch") in calls(edges, scope)
+        assert ("pkg/base.py", "Expr.__init__", "constructor") in calls(edges, scope)
+    # another file's subclass gains a constructor: the base's file is resolved again
+    more = {"pkg/more.py": "from .base import Expr\n\n\nclass OR(Expr):\n    def __init__(self, *args):\n        self.args = args\n"}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", more)
+    assert ("pkg/more.py", "OR.__init__", "dispatch") in calls(edges, "pkg/base.py::Expr.copy")
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {

@@ -1293,6 +1293,8 @@ def finalize(result: ParseResult) -> None:
         if r.kind == "typecall":  # type(self)(...)
             if r.name in ("self", "cls"):
                 refs.append(Reference("call", "__class__", r.name, r.line, r.scope, None, ()))
+                if r.name == "self":
+                    refs.append(_own_class_init(r))
             continue
         if r.kind == "iterate":  # `for _ in EXPR` runs EXPR.__iter__()
             receiver = _one_line(r.name)
@@ -1366,11 +1368,19 @@ def finalize(result: ParseResult) -> None:
                     refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
             continue
         refs.append(r)
+        if r.kind == "call" and r.name == "__class__" and r.receiver == "self":
+            refs.append(_own_class_init(r))
         if r.kind == "call":
             called = f"{r.receiver}.{r.name}" if r.receiver else r.name
             if called in typed:  # a variable called: its class's __call__, or a class object constructed
                 refs.append(Reference("call", "__call__", called, r.line, r.scope, r.arity, r.keywords))
     result.references = refs
+
+
+def _own_class_init(r: Reference) -> Reference:
+    """For ``self.__class__(...)`` or ``type(self)(...)``: a call of ``self.__init__``, which the object's own class
+    runs: a subclass's override as well (boolean.py's ``Expression.literalize`` making an ``AND`` or an ``OR``)."""
+    return Reference("call", "__init__", "self", r.line, r.scope, None, ())
 
 
 #: the literal head of a name built for ``getattr``: ``"visit_" + x``, ``"do_%s" % x``, ``f"on_{x}"``,
