@@ -197,7 +197,9 @@ def test_a_table_of_bound_methods_filled_by_getattr_of_a_prefix_calls_each(repo:
         "    def missing(self, node):\n        return 0\n\n    def other(self):\n        return 3\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
-    assert {dst for _, dst, how in calls(edges, "interp.py::Interp.run") if how == "table"} == {"Interp.on_add", "Interp.on_sub"}
+    # and the default of the look-up, stored when a handler is missing
+    table = {dst for _, dst, how in calls(edges, "interp.py::Interp.run") if how == "table"}
+    assert table == {"Interp.on_add", "Interp.on_sub", "Interp.missing"}
 
 
 def test_an_attribute_assigned_on_self_runs_the_class_setattr(repo: Path, tmp_path: Path) -> None:
@@ -624,6 +626,7 @@ def test_a_prefix_looked_up_on_an_object_of_unknown_class_is_a_name_match_among_
     assert calls(edges, "pkg/walk.py::Walker.dispatch") == {
         ("pkg/graphs.py", "GraphVisitor.visitFor", "name-match"),
         ("pkg/graphs.py", "GraphVisitor.visitIf", "name-match"),
+        ("pkg/walk.py", "Walker.default", "self"),  # the look-up's default
     }
     assert calls(edges, "pkg/walk.py::Walker.short") == set()  # a head of two letters says too little
     # a method of that prefix appears in another file: the look-up is resolved again
@@ -633,7 +636,7 @@ def test_a_prefix_looked_up_on_an_object_of_unknown_class_is_a_name_match_among_
     # methods of that prefix in more than MAX_FAMILIES unrelated classes: no guess at all
     many = {f"pkg/v{i}.py": f"class V{i}:\n    def visitName(self, node):\n        return {i}\n" for i in range(3)}
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", many)
-    assert calls(edges, "pkg/walk.py::Walker.dispatch") == set()
+    assert calls(edges, "pkg/walk.py::Walker.dispatch") == {("pkg/walk.py", "Walker.default", "self")}
 
 
 def test_object_getattribute_is_a_look_up_and_a_cast_returns_its_value(repo: Path, tmp_path: Path) -> None:
@@ -686,6 +689,28 @@ def test_an_instance_of_the_objects_own_class_runs_a_subclass_constructor(repo: 
     assert ("pkg/more.py", "OR.__init__", "dispatch") in calls(edges, "pkg/base.py::Expr.copy")
 
 
+def test_a_variable_holds_the_default_of_a_look_up(repo: Path, tmp_path: Path) -> None:
+    # tinydb: `storage = kwargs.pop('storage', self.default_storage_class)` then `storage(*args)`
+    files = {
+        "pkg/store.py": "class JSONStorage:\n    def __init__(self, path=None):\n        self.path = path\n",
+        "pkg/db.py": (
+            "from .store import JSONStorage\n\n\n"
+            "def make():\n    return 1\n\n\n"
+            "def default_hook():\n    return 2\n\n\n"
+            "class DB:\n    default_storage_class = JSONStorage\n\n"
+            "    def __init__(self, *args, **kwargs):\n"
+            "        storage = kwargs.pop('storage', self.default_storage_class)\n"
+            "        self.storage = storage(*args)\n\n"
+            "    def build(self, opts, obj):\n"
+            "        f = opts.get('factory', make)\n        h = getattr(obj, 'hook', default_hook)\n"
+            "        g = opts.get('factory')\n        return f(), h(), g()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/store.py", "JSONStorage.__init__") in {d[:2] for d in calls(edges, "pkg/db.py::DB.__init__")}
+    assert {("pkg/db.py", "make"), ("pkg/db.py", "default_hook")} <= {d[:2] for d in calls(edges, "pkg/db.py::DB.build")}
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {
@@ -705,7 +730,9 @@ def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     process = {d[1] for d in calls(edges, "pkg/filters.py::Reindent._process") if d[2] == "getattr"}
-    assert process == {"Reindent._process_where", "Reindent._process_default"}
+    assert process == {"Reindent._process_where"}
+    # the default is held by the variable too: a plain call of the method
+    assert ("pkg/filters.py", "Reindent._process_default", "self") in calls(edges, "pkg/filters.py::Reindent._process")
     assert calls(edges, "pkg/filters.py::Reindent._strip") == {("pkg/filters.py", "Reindent.STRIP_ALL", "getattr")}
 
 

@@ -592,6 +592,7 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands; a type alias
         # `RetryBaseT = retry_base | Callable[..., bool]` (or `Union[...]`, `Optional[...]`) names each member
         out.extend(("alias", left, operand) for operand in _alternatives(right) + _union_members(right, source))
+        out.extend(("alias", left, fallback) for fallback in _fallback(right, source))
         if called is not None:
             args = right.child_by_field_name("arguments")
             if args is not None and args.type == "argument_list":
@@ -670,6 +671,22 @@ def _alternatives(node: Any) -> list[Any]:
             continue
         stack.extend(reversed([p for p in parts if p is not None]))
     return out
+
+
+def _fallback(node: Any, source: bytes) -> list[Any]:
+    """The default a look-up evaluates to when the key is missing, a name: ``kwargs.pop("storage",
+    self.default_storage_class)``, ``options.get("factory", make)``, ``getattr(obj, "hook", default_hook)``."""
+    if node is None or node.type != "call":
+        return []
+    function = _called_function(node)
+    args = node.child_by_field_name("arguments")
+    if function is None or args is None or args.type != "argument_list":
+        return []
+    end = function.child_by_field_name("attribute") if function.type == "attribute" else function
+    called = source[end.start_byte : end.end_byte] if end is not None else b""
+    position = 2 if called == b"getattr" and function.type == "identifier" else 1 if called in (b"get", b"pop") else 0
+    given = _named_child(args, position) if position and args.named_child_count == position + 1 else None
+    return [given] if given is not None and given.type in _NAMES else []
 
 
 #: a forward reference to a class: ``"Thing"``, ``'mod.Thing'``
