@@ -1384,12 +1384,13 @@ class Resolver:
         """A name no binding explains: an ``argparse`` default, or the definitions of that name (``name-match``)."""
         if kind not in ("call", "attr"):
             return []
-        if receiver and self._receiver_is_external(fid, scope, receiver):
-            return []
         if receiver and kind == "call" and language == "python":
+            # before the receiver's type: `def process(args: argparse.Namespace)` is typed by an outside module
             defaults = self._argparse_defaults(fid, scope, name)
             if defaults:
                 return defaults
+        if receiver and self._receiver_is_external(fid, scope, receiver):
+            return []
         if name in _PROTOCOL_METHODS:
             return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
@@ -2071,12 +2072,14 @@ class Resolver:
         if scope not in self._returned_functions(fid, owner):
             return []
         factory = self.sym(owner.parent_id) if owner.parent_id is not None else None
+        called: bool | None
         if factory is not None and factory.kind in ("function", "method"):
             if owner not in self._returned_functions(fid, factory):
                 return []
             decorator, called = factory, True  # @factory(...) returns owner, which returns the wrapper
         else:
-            decorator, called = owner, False
+            # `if func is None: return partial(deprecated, **options)`: used bare or with its options first
+            decorator, called = owner, (None if self._returns_itself(fid, owner) else False)
         found = [fn for fn in self._decorated_in(fid) if self._decorates(fn, decorator, called)]
         # another file's functions (`@validator def email(...)` with `from .utils import validator`): their file
         # says which decorator it is, and storing it names the decorator (resolve.affected_files: "@name")
@@ -2103,15 +2106,22 @@ class Resolver:
             if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym != fn
         ]
 
-    def _decorates(self, fn: Sym, decorator: Sym, called: bool) -> bool:
-        """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``), looked up where
-        ``fn`` is (in another file than ``decorator``'s, by import only: never a name-match)."""
+    def _returns_itself(self, fid: int, fn: Sym) -> bool:
+        """Whether ``fn`` may return itself with options bound (``return partial(deprecated, version=...)``):
+        a decorator that also takes its options first, ``@deprecated(version="2.10")``."""
+        return any(
+            kind == "alias" and text.rpartition(".")[2] == fn.name for _, (kind, text) in self._facts_of(fid, fn, RETURN_FACT)
+        )
+
+    def _decorates(self, fn: Sym, decorator: Sym, called: bool | None) -> bool:
+        """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``; None: either),
+        looked up where ``fn`` is (in another file than ``decorator``'s, by import only: never a name-match)."""
         fid = fn.file_id
         module_or_parent = self.defined_in(fn)
         for d in fn.decorators:
             head, paren, _ = d.partition("(")
             head = head.strip()
-            if bool(paren) != called or not all(p.isidentifier() for p in head.split(".")):
+            if (called is not None and bool(paren) != called) or not all(p.isidentifier() for p in head.split(".")):
                 continue
             receiver, _, last = head.rpartition(".")
             for t in self._resolve_name(fid, module_or_parent, last, receiver, "type"):
@@ -2136,11 +2146,14 @@ class Resolver:
         return [fn for fn in self._decorated_by_name.get(name, ()) if fn.file_id != fid]
 
     def _wrapped_by_calls(self, fid: int, decorator: Sym) -> list[Sym]:
-        """The functions given by name on the line of a call of ``decorator`` in the file ``fid`` (one-line calls:
-        which argument a name fills is not told, as for the ``passed`` rule)."""
+        """The functions given by name on the line of a call of ``decorator`` in the file ``fid``, or on the next line
+        when that line names none (`cmd_compare = deprecated(` with its arguments below, as black wraps a long
+        call); which argument a name fills is not told, as for the ``passed`` rule."""
         rows = self.conn.execute(
             "SELECT c.scope_id, c.receiver, r.name, r.receiver FROM refs c JOIN refs r ON r.file_id = c.file_id"
-            " AND r.scope_id = c.scope_id AND r.line = c.line AND r.kind = 'ref'"
+            " AND r.scope_id = c.scope_id AND r.kind = 'ref' AND (r.line = c.line OR (r.line = c.line + 1"
+            " AND NOT EXISTS (SELECT 1 FROM refs o WHERE o.file_id = c.file_id AND o.scope_id = c.scope_id"
+            " AND o.line = c.line AND o.kind = 'ref')))"
             " WHERE c.file_id = ? AND c.kind = 'call' AND c.name = ? ORDER BY r.id",
             (fid, decorator.name),
         ).fetchall()

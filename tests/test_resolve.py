@@ -1488,6 +1488,33 @@ def test_a_wrapper_calls_a_function_decorated_by_a_call_written_out(repo: Path, 
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/cli.py", "cmd_bump", "decorated") in calls(edges, "pkg/old.py::deprecated.wrapper")
     assert ("pkg/cli.py", "cmd_check", "decorated") not in calls(edges, "pkg/old.py::deprecated.wrapper")
+    # the call wrapped over lines (its arguments below it, as black writes a long call)
+    wrapped = files["pkg/old.py"] + "cmd_check = deprecated(\n    cli.cmd_check, replace='semver.cli.cmd_check'\n)\nother = cli\n"
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/old.py": wrapped})
+    assert ("pkg/cli.py", "cmd_check", "decorated") in calls(edges, "pkg/old.py::deprecated.wrapper")
+
+
+def test_a_decorator_taking_its_options_first_wraps_the_functions_it_decorates_with_them(
+    repo: Path, tmp_path: Path
+) -> None:
+    # semver: `if func is None: return partial(deprecated, ...)` serves both `@deprecated` and `@deprecated(version=...)`
+    files = {
+        "pkg/old.py": (
+            "from functools import partial, wraps\n\n\n"
+            "def deprecated(func=None, *, version=None):\n"
+            "    if func is None:\n        return partial(deprecated, version=version)\n\n"
+            "    @wraps(func)\n    def wrapper(*args, **kwargs):\n        return func(*args, **kwargs)\n\n    return wrapper\n\n\n"
+            "def plain(func):\n    def inner(*args):\n        return func(*args)\n\n    return inner\n\n\n"
+            "@deprecated(version='2.10')\ndef match(a, b):\n    return a == b\n\n\n"
+            "@deprecated\ndef parse(a):\n    return a\n\n\n"
+            "@plain(1)\ndef other(a):\n    return a\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    wrapped = {d[1] for d in calls(edges, "pkg/old.py::deprecated.wrapper") if d[2] == "decorated"}
+    assert wrapped == {"match", "parse"}
+    # a decorator that does not return itself is not applied by a call: `@plain(1)` decorates with what plain returns
+    assert "other" not in {d[1] for d in calls(edges, "pkg/old.py::plain.inner")}
 
 
 def test_a_class_bound_in_a_subclass_body_is_what_the_base_may_make(repo: Path, tmp_path: Path) -> None:
@@ -1511,7 +1538,8 @@ def test_a_function_given_to_set_defaults_is_what_args_calls_by_that_keyword(rep
             "def createparser():\n    parser = argparse.ArgumentParser()\n    sub = parser.add_subparsers()\n"
             "    sub.add_parser('bump').set_defaults(func=cmd_bump)\n"
             "    sub.add_parser('check').set_defaults(func=cmd_check, other=1)\n    return parser\n\n\n"
-            "def process(args):\n    return args.func(args)\n\n\ndef unrelated(args):\n    return args.other_func(args)\n"
+            "def process(args):\n    return args.func(args)\n\n\ndef unrelated(args):\n    return args.other_func(args)\n\n\n"
+            "def typed(args: argparse.Namespace) -> int:\n    return args.func(args)\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
@@ -1519,6 +1547,8 @@ def test_a_function_given_to_set_defaults_is_what_args_calls_by_that_keyword(rep
         ("pkg/cli.py", "cmd_bump", "argparse"),
         ("pkg/cli.py", "cmd_check", "argparse"),
     }
+    # the namespace annotated with argparse's own class (an outside type) is the same namespace
+    assert calls(edges, "pkg/cli.py::typed") == calls(edges, "pkg/cli.py::process")
     assert calls(edges, "pkg/cli.py::unrelated") == set()
 
 
