@@ -711,6 +711,32 @@ def test_a_variable_holds_the_default_of_a_look_up(repo: Path, tmp_path: Path) -
     assert {("pkg/db.py", "make"), ("pkg/db.py", "default_hook")} <= {d[:2] for d in calls(edges, "pkg/db.py::DB.build")}
 
 
+def test_a_name_looked_up_from_a_table_of_names_is_each_name_of_the_table(repo: Path, tmp_path: Path) -> None:
+    # semver's cmd_bump: `maptable = {"major": "bump_major", ...}` then `getattr(ver, maptable[part])()`
+    files = {
+        "pkg/version.py": (
+            "class Version:\n"
+            "    def bump_major(self):\n        return 1\n\n"
+            "    def bump_minor(self):\n        return 2\n\n"
+            "    def other(self):\n        return 3\n"
+        ),
+        "pkg/cli.py": (
+            "from .version import Version\n\n\n"
+            "def cmd_bump(part):\n"
+            "    maptable = {'major': 'bump_major', 'minor': 'bump_minor'}\n"
+            "    ver = Version()\n    func = getattr(ver, maptable[part])\n    return func()\n\n\n"
+            "def direct(part):\n    table = {'major': 'bump_major'}\n    return getattr(Version(), table[part])()\n\n\n"
+            "def mixed(part):\n    table = {'major': 'bump_major', 'n': 1}\n    return getattr(Version(), table[part])()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    bumps = {("pkg/version.py", "Version.bump_major"), ("pkg/version.py", "Version.bump_minor")}
+    assert {d[:2] for d in calls(edges, "pkg/cli.py::cmd_bump") if d[1].startswith("Version.")} == bumps
+    assert ("pkg/version.py", "Version.bump_major") in {d[:2] for d in calls(edges, "pkg/cli.py::direct")}
+    # a table holding anything but names is no table of names
+    assert ("pkg/version.py", "Version.bump_major") not in {d[:2] for d in calls(edges, "pkg/cli.py::mixed")}
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {

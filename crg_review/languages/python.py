@@ -293,14 +293,44 @@ def _is_object_getattribute(callee: Any, source: bytes) -> bool:
     return callee.type == "attribute" and source[callee.start_byte : callee.end_byte] == b"object.__getattribute__"
 
 
-def _lookup(args: Any) -> tuple[Any, Any] | None:
+def _lookups(args: Any, source: bytes) -> list[tuple[Any, Any]]:
     """``getattr``'s object and name: ``(argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)]
-    @name)``."""
+    @name)``; for a name taken from a table of names the function fills, ``getattr(ver, maptable[part])`` after
+    ``maptable = {"major": "bump_major", ...}``, each name of the table."""
     receiver = _named_child(args, 0)
     name = _named_child(args, 1)
-    if receiver is None or name is None or name.type not in _LOOKUP_NAMES:
-        return None
-    return receiver, name
+    if receiver is None or name is None:
+        return []
+    if name.type == "subscript":
+        return [(receiver, value) for value in _table_of_names(name, source)]
+    return [(receiver, name)] if name.type in _LOOKUP_NAMES else []
+
+
+def _table_of_names(subscript: Any, source: bytes) -> list[Any]:
+    """The string values of ``table = {k: "name", ...}`` in the function (or module) around ``table[...]``."""
+    table = subscript.child_by_field_name("value")
+    if table is None or table.type != "identifier":
+        return []
+    wanted = source[table.start_byte : table.end_byte]
+    scope = subscript.parent
+    while scope is not None and scope.type not in ("function_definition", "module"):
+        scope = scope.parent
+    body = scope.child_by_field_name("body") if scope is not None and scope.type == "function_definition" else scope
+    stack = list(body.named_children) if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("function_definition", "class_definition", "decorated_definition"):
+            continue
+        if node.type == "assignment":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            named = left is not None and source[left.start_byte : left.end_byte] == wanted
+            if named and right is not None and right.type == "dictionary":
+                values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
+                if values and all(v is not None and v.type == "string" for v in values):
+                    return values
+            continue
+        stack.extend(node.named_children)
+    return []
 
 
 def _call(node: Any, source: bytes) -> list[Item]:
@@ -322,9 +352,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
             if inner_args.named_child_count == 1 and arg.type == "identifier":
                 return [("typecall", arg, None)]
         elif called == b"getattr" or _is_object_getattribute(inner, source):  # @reference.getattrcall
-            lookup = _lookup(inner_args)
-            if lookup is not None:
-                return [("getattrcall", lookup[1], lookup[0])]
+            lookups = _lookups(inner_args, source)
+            if lookups:
+                return [("getattrcall", name, receiver) for receiver, name in lookups]
         # (call function: (call function: [(identifier) (attribute)]) @receiver) @reference.callresult: what
         # `make(...)` returns is called (its __call__, or a function it returns; made in finalize)
         return [("callresult", function, function)]
@@ -344,9 +374,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
         if _is_object_getattribute(function, source):  # as getattr(obj, name), past the class's own __getattr__
-            lookup = _lookup(args)
-            if lookup is not None:
-                out.append(("getattr", lookup[1], lookup[0]))
+            out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -364,9 +392,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
         if called == b"getattr":  # @reference.getattr, as above
-            lookup = _lookup(args)
-            if lookup is not None:
-                out.append(("getattr", lookup[1], lookup[0]))
+            out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
         elif called.decode("utf-8", "replace") in PROTOCOL_BUILTINS and args.named_child_count == 1:
             # ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)]
             #   @receiver .)) @reference.protocol (#any-of? @name "str" "repr" ...))
