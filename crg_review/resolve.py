@@ -202,6 +202,7 @@ class Resolver:
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
+        self._set_on_self: dict[tuple[int, int], frozenset[str]] = {}  # (file, class) → :meth:`_self_attributes`
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -1540,6 +1541,10 @@ class Resolver:
                 out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
+                if not out and language == "python" and name not in self._self_attributes(fid, cls):
+                    # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
+                    # answers (astor's SourceGenerator makes `get_*` getters there)
+                    out.extend(self._getattr_hook(cls.id, name))
             return out if out else None
         callee = _callee_of_call(receiver)
         if callee is not None:
@@ -1611,6 +1616,19 @@ class Resolver:
                     if kind in ("call", "attr"):
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
+
+    def _self_attributes(self, fid: int, cls: Sym) -> frozenset[str]:
+        """The names a class of the file ``fid`` sets on its instances, ``self.x = v`` in any of its methods (read
+        from this file only: a base class elsewhere is not asked, so an edit there never changes this answer)."""
+        key = (fid, cls.id)
+        found = self._set_on_self.get(key)
+        if found is None:
+            rows = self.conn.execute(
+                "SELECT scope_id, name FROM refs WHERE file_id = ? AND kind = 'store' AND receiver = 'self'", (fid,)
+            )
+            found = frozenset(name for scope_id, name in rows if self.enclosing_class(self.sym(scope_id)) == cls)
+            self._set_on_self[key] = found
+        return found
 
     def _getattr_hook(self, class_id: int, name: str) -> list[Target]:
         """For a class (or an in-repo base) that lacks ``name``: its ``__getattr__``, which Python calls for an

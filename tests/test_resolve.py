@@ -1914,6 +1914,24 @@ def test_a_member_a_class_lacks_runs_its_getattr(repo: Path, tmp_path: Path) -> 
     assert hooked == {("test_insert", "DB.__getattr__"), ("test_made", "DB.__getattr__")}
 
 
+def test_a_member_a_class_neither_defines_nor_sets_on_self_runs_its_own_getattr(repo: Path, tmp_path: Path) -> None:
+    # astor's SourceGenerator: `self.get_pp(node)` in its visitors is made by its __getattr__
+    gen = (
+        "class Gen:\n    def __init__(self, write):\n        self.write = write\n\n"
+        "    def __getattr__(self, name):\n        return lambda node: name\n\n"
+        "    def real(self):\n        return 1\n\n"
+        "    def visit(self, node):\n        self.write(node)\n        self.real()\n        return self.get_pp(node)\n"
+    )
+    edges, _, _ = index(repo, {"pkg/gen.py": gen}, tmp_path / "i.db")
+    hooked = {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
+    # get_pp is nowhere; write is set on self in __init__, real is a method: neither goes through the hook
+    assert hooked == {("Gen.visit", "Gen.__getattr__")}
+    # the class starts setting get_pp on its instances: the hook is no longer what `self.get_pp` runs
+    sets = gen.replace("        self.write = write\n", "        self.write = write\n        self.get_pp = write\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": sets})
+    assert not {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
+
+
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/ref.py": (
