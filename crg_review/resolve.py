@@ -1142,7 +1142,11 @@ class Resolver:
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 if name == "*" and kind == "getattr":
                     # any member, not called here (`repr(getattr(self, name))` reads data): only a caller of a
-                    # function returning it calls one (_variable_lookups)
+                    # function returning it calls one (_variable_lookups); but reading a property runs its getter
+                    # (prettytable's `options[option] = getattr(self, option)` for each of its options)
+                    getters = [t.sym for t in self._prefixed_members(fid, scope, "", receiver) if _is_getter(t.sym)]
+                    for getter in getters:
+                        add(scope.id, Target(getter, "getattr", round(min(_LOOKUP_CONFIDENCE, 1 / len(getters)), 3), len(getters)), "call", line)
                     continue
                 for t in self._prefixed_members(fid, scope, name.rstrip("*"), receiver):
                     add(scope.id, t, "call" if kind == "getattrcall" else "ref", line)
@@ -2281,6 +2285,11 @@ def _callable_value(sym: Sym, language: str | None) -> bool:
     if sym.kind in ("function", "method"):
         return not _is_property(sym)
     return sym.kind in _CLASS_KINDS and language == "python"
+
+
+def _is_getter(s: Sym) -> bool:
+    """A property's getter: what reading the attribute runs (not its setter or deleter)."""
+    return _is_property(s) and not any(d.endswith((".setter", ".deleter")) for d in s.decorators)
 
 
 def _is_property(s: Sym) -> bool:

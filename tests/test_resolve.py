@@ -737,6 +737,25 @@ def test_a_name_looked_up_from_a_table_of_names_is_each_name_of_the_table(repo: 
     assert ("pkg/version.py", "Version.bump_major") not in {d[:2] for d in calls(edges, "pkg/cli.py::mixed")}
 
 
+def test_a_member_read_by_a_name_made_elsewhere_runs_the_property_getters(repo: Path, tmp_path: Path) -> None:
+    # prettytable: `options[option] = getattr(self, option)` for each name of `self._options`
+    files = {
+        "pkg/table.py": (
+            "class Table:\n"
+            "    _options = ['width', 'style']\n\n"
+            "    @property\n    def width(self):\n        return self._width\n\n"
+            "    @width.setter\n    def width(self, val):\n        self._width = val\n\n"
+            "    @property\n    def style(self):\n        return 'plain'\n\n"
+            "    def helper(self):\n        return 1\n\n"
+            "    def get_options(self):\n"
+            "        return {option: getattr(self, option) for option in self._options}\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    read = {d[1] for d in calls(edges, "pkg/table.py::Table.get_options") if d[2] == "getattr"}
+    assert read == {"Table.width", "Table.style"}  # the getters; not the setter, not a plain method
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {
