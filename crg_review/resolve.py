@@ -1537,7 +1537,7 @@ class Resolver:
             is_super = receiver.startswith("super")
             if name == "__class__" and not is_super:
                 return [Target(cls, "self", 1.0)]  # self.__class__(...) makes another instance of the class
-            m = self.member(cls.id, name, skip_self=is_super)
+            m = self.member(cls.id, name, skip_self=is_super) if is_super else self._instance_member(cls.id, name)
             out: list[Target] = []
             if m is not None:
                 out.append(Target(m, "super" if is_super else "self", 1.0))
@@ -1648,6 +1648,8 @@ class Resolver:
         m = self.member(class_id, name)
         if m is None and name == "__ne__":
             m = self.member(class_id, "__eq__")
+        if m is None and name == "__getitem__":  # a dict subclass's `x[k]`: dict.__getitem__ calls __missing__
+            m = self.member(class_id, "__missing__")
         return m
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
@@ -2458,6 +2460,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     names = {n for n in names if not n.startswith("@")}
     if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
         names.add("__ne__")
+    if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
+        names.add("__getitem__")
     if "__getattr__" in names:  # a class gaining or losing it changes `x.name` for any name it lacks: every file
         return {r[0] for r in conn.execute("SELECT id FROM files")}
     if changed_ids:

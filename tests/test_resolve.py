@@ -756,6 +756,32 @@ def test_a_member_read_by_a_name_made_elsewhere_runs_the_property_getters(repo: 
     assert read == {"Table.width", "Table.style"}  # the getters; not the setter, not a plain method
 
 
+def test_a_subscript_of_a_dict_subclass_without_getitem_runs_its_missing(repo: Path, tmp_path: Path) -> None:
+    # addict: `Dict.__getattr__` returns `self.__getitem__(item)`; dict's own __getitem__ calls __missing__
+    files = {
+        "pkg/ad.py": (
+            "class Dict(dict):\n"
+            "    def __getattr__(self, item):\n        return self.__getitem__(item)\n\n"
+            "    def __missing__(self, name):\n        return self.__class__()\n\n\n"
+            "class Own(dict):\n    def __getitem__(self, k):\n        return 1\n\n"
+            "    def __missing__(self, name):\n        return 0\n\n\n"
+            "def use():\n    d = Dict()\n    o = Own()\n    return d['a'], o['b']\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/ad.py", "Dict.__missing__") in {d[:2] for d in calls(edges, "pkg/ad.py::Dict.__getattr__")}
+    used = {d[:2] for d in calls(edges, "pkg/ad.py::use")}
+    assert ("pkg/ad.py", "Dict.__missing__") in used
+    assert ("pkg/ad.py", "Own.__getitem__") in used and ("pkg/ad.py", "Own.__missing__") not in used
+    # the class gets its own __getitem__: `d['a']` runs that instead
+    changed = files["pkg/ad.py"].replace(
+        "    def __missing__(self, name):\n        return self.__class__()\n",
+        "    def __missing__(self, name):\n        return self.__class__()\n\n    def __getitem__(self, k):\n        return 2\n",
+    )
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/ad.py": changed})
+    assert ("pkg/ad.py", "Dict.__missing__") not in {d[:2] for d in calls(edges, "pkg/ad.py::use")}
+
+
 def test_a_looked_up_name_built_with_format_and_its_case_changed(repo: Path, tmp_path: Path) -> None:
     # `name = "_process_{cls}".format(cls=type(node).__name__)` then `getattr(self, name.lower(), default)(node)`
     files = {
