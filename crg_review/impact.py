@@ -424,8 +424,11 @@ class Graph:
         edges = list(incoming.get(node.id, ()))
         others = self.aliases(node)
         if others:
+            # a property's setter stands for its getter's readers (who sets it mostly reads it too), but not for a
+            # scope that reads every property by a name made elsewhere (`getattr(self, option)`: a guess)
+            setter = ".setter" in node.decorators_json or ".deleter" in node.decorators_json
             for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
-                if e.src != node.id:
+                if e.src != node.id and not (setter and e.resolution == "getattr"):
                     edges.append(EdgeIn(e.src, node.id, e.kind, e.confidence, e.resolution, e.line))
         return edges
 

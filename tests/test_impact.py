@@ -2051,6 +2051,33 @@ def test_a_test_class_body_that_runs_a_change_selects_every_test_of_its_module(c
     assert "tests/test_build.py::TestOther::test_other" in ids or "tests/test_build.py" in ids
 
 
+def test_a_property_setter_is_not_reached_from_a_scope_reading_every_property_by_name(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """prettytable: `_get_options` reads each option with `getattr(self, option)`, which may run any getter; a
+    changed setter stands for its getter's readers, not for that guess (every rendering test would be selected)."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/table.py",
+        "class Table:\n    _options = ['width']\n\n    def __init__(self):\n        self._width = 0\n\n"
+        "    @property\n    def width(self):\n        return self._width\n\n"
+        "    @width.setter\n    def width(self, val):\n        self._width = int(val)\n\n"
+        "    def options(self):\n        return {o: getattr(self, o) for o in self._options}\n",
+    )
+    write(
+        repo,
+        "tests/test_render.py",
+        "from pkg.table import Table\n\n\ndef test_options():\n    assert Table().options()\n\n\n"
+        "def test_width():\n    t = Table()\n    t.width = 3\n    assert t.width == 3\n",
+    )
+    commit(repo, "table")
+    edit(repo, "pkg/table.py", "self._width = int(val)", "self._width = int(val) + 0")
+    commit(repo, "change the setter")
+    assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_width"}
+
+
 def test_a_class_a_test_function_defines_runs_with_that_test_only(capsys: Any, tmp_path: Path) -> None:
     """`class X(with_meta(Meta))` inside a test function runs when that test runs, not when pytest imports the
     module: the other tests of the module are not selected (six's with_metaclass selected all 200)."""
