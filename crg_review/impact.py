@@ -426,7 +426,7 @@ class Graph:
         if others:
             # a property's setter stands for its getter's readers (who sets it mostly reads it too), but not for a
             # scope that reads every property by a name made elsewhere (`getattr(self, option)`: a guess)
-            setter = ".setter" in node.decorators_json or ".deleter" in node.decorators_json
+            setter = any(d.endswith((".setter", ".deleter")) for d in node.decorators)
             for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
                 if e.src != node.id and not (setter and e.resolution == "getattr"):
                     edges.append(EdgeIn(e.src, node.id, e.kind, e.confidence, e.resolution, e.line))

@@ -42,7 +42,7 @@ import json
 import posixpath
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name
@@ -202,7 +202,8 @@ class Resolver:
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
-        self._set_on_self: dict[tuple[int, int], frozenset[str]] = {}  # (file, class) → :meth:`_self_attributes`
+        self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
+        self._prefix_guessed: dict[tuple[str, str | None], list[Target]] = {}  # :meth:`_prefix_guesses`
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -1621,18 +1622,19 @@ class Resolver:
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
 
-    def _self_attributes(self, fid: int, cls: Sym) -> frozenset[str]:
+    def _self_attributes(self, fid: int, cls: Sym) -> Collection[str]:
         """The names a class of the file ``fid`` sets on its instances, ``self.x = v`` in any of its methods (read
         from this file only: a base class elsewhere is not asked, so an edit there never changes this answer)."""
-        key = (fid, cls.id)
-        found = self._set_on_self.get(key)
-        if found is None:
-            rows = self.conn.execute(
+        by_class = self._set_on_self.get(fid)
+        if by_class is None:  # one query a file, for all its classes
+            by_class = self._set_on_self[fid] = {}
+            for scope_id, name in self.conn.execute(
                 "SELECT scope_id, name FROM refs WHERE file_id = ? AND kind = 'store' AND receiver = 'self'", (fid,)
-            )
-            found = frozenset(name for scope_id, name in rows if self.enclosing_class(self.sym(scope_id)) == cls)
-            self._set_on_self[key] = found
-        return found
+            ):
+                owner = self.enclosing_class(self.sym(scope_id))
+                if owner is not None:
+                    by_class.setdefault(owner.id, set()).add(name)
+        return by_class.get(cls.id) or frozenset()
 
     def _getattr_hook(self, class_id: int, name: str) -> list[Target]:
         """For a class (or an in-repo base) that lacks ``name``: its ``__getattr__``, which Python calls for an
@@ -1795,7 +1797,11 @@ class Resolver:
     def _prefix_guesses(self, prefix: str, language: str | None) -> list[Target]:
         """For ``getattr(visitor, "visit" + name)`` on an object of unknown class: the methods named with that
         prefix anywhere, each a name-match among them, when they belong to at most :data:`MAX_FAMILIES` class
-        hierarchies (a visitor class and its subclasses: mccabe's ``ASTVisitor.dispatch`` on ``self.visitor``)."""
+        hierarchies (a visitor class and its subclasses: mccabe's ``ASTVisitor.dispatch`` on ``self.visitor``); the
+        same for every look-up of that prefix, so found once."""
+        key = (prefix, language)
+        if key in self._prefix_guessed:
+            return self._prefix_guessed[key]
         if self._preloaded:
             syms = [s for name, group in self._by_name.items() if name.startswith(prefix) for s in group]
         else:
@@ -1804,10 +1810,11 @@ class Resolver:
         cands = self._ordered(
             [s for s in syms if s.kind == "method" and s.name != prefix and self.file(s.file_id)[1] == language]
         )
-        if not cands or not self._few_families(prefix + "*", cands):
-            return []
-        confidence = round(0.5 / len(cands), 3)
-        return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+        found: list[Target] = []
+        if cands and self._few_families(prefix + "*", cands):
+            found = [Target(c, "name-match", round(0.5 / len(cands), 3), len(cands)) for c in cands]
+        self._prefix_guessed[key] = found
+        return found
 
     def _decorator_callee(self, fn: Sym) -> tuple[Sym, str, str] | None:
         """Where ``fn``'s outermost decorator is looked up and what it names: (scope, receiver, name) of

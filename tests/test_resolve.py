@@ -703,12 +703,16 @@ def test_a_variable_holds_the_default_of_a_look_up(repo: Path, tmp_path: Path) -
             "        self.storage = storage(*args)\n\n"
             "    def build(self, opts, obj):\n"
             "        f = opts.get('factory', make)\n        h = getattr(obj, 'hook', default_hook)\n"
-            "        g = opts.get('factory')\n        return f(), h(), g()\n"
+            "        g = opts.get('factory')\n        return f(), h(), g()\n\n"
+            "    def plain(self):\n        p = get('factory', make)\n        return p()\n\n\n"
+            "def get(key, value):\n    return key\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/store.py", "JSONStorage.__init__") in {d[:2] for d in calls(edges, "pkg/db.py::DB.__init__")}
     assert {("pkg/db.py", "make"), ("pkg/db.py", "default_hook")} <= {d[:2] for d in calls(edges, "pkg/db.py::DB.build")}
+    # a function of the program named get is no mapping's look-up: what it returns is not its second argument
+    assert ("pkg/db.py", "make") not in {d[:2] for d in calls(edges, "pkg/db.py::DB.plain")}
 
 
 def test_a_name_looked_up_from_a_table_of_names_is_each_name_of_the_table(repo: Path, tmp_path: Path) -> None:
@@ -765,10 +769,14 @@ def test_a_subscript_of_a_dict_subclass_without_getitem_runs_its_missing(repo: P
             "    def __missing__(self, name):\n        return self.__class__()\n\n\n"
             "class Own(dict):\n    def __getitem__(self, k):\n        return 1\n\n"
             "    def __missing__(self, name):\n        return 0\n\n\n"
-            "def use():\n    d = Dict()\n    o = Own()\n    return d['a'], o['b']\n"
+            "def use():\n    d = Dict()\n    o = Own()\n    return d['a'], o['b']\n\n\n"
+            "class Point:\n    def __eq__(self, other):\n        return True\n\n"
+            "    def differs(self, other):\n        return self != other\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # the same instance look-up on self: `self != other` runs __eq__ where the class has no __ne__
+    assert ("pkg/ad.py", "Point.__eq__") in {d[:2] for d in calls(edges, "pkg/ad.py::Point.differs")}
     assert ("pkg/ad.py", "Dict.__missing__") in {d[:2] for d in calls(edges, "pkg/ad.py::Dict.__getattr__")}
     used = {d[:2] for d in calls(edges, "pkg/ad.py::use")}
     assert ("pkg/ad.py", "Dict.__missing__") in used

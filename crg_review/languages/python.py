@@ -287,10 +287,10 @@ def _uncast(node: Any, source: bytes) -> Any:
     return _named_child(args, 1)
 
 
-def _is_object_getattribute(callee: Any, source: bytes) -> bool:
-    """Whether a callee is ``object.__getattribute__``, a look-up by name like ``getattr`` (mistune's renderer:
-    ``object.__getattribute__(self, token["type"])``)."""
-    return callee.type == "attribute" and source[callee.start_byte : callee.end_byte] == b"object.__getattribute__"
+def _is_lookup(callee: Any, source: bytes) -> bool:
+    """Whether a callee looks a member up by name: ``getattr``, or ``object.__getattribute__``, which skips the class's
+    own ``__getattr__`` (mistune's renderer: ``object.__getattribute__(self, token["type"])``)."""
+    return source[callee.start_byte : callee.end_byte] in (b"getattr", b"object.__getattribute__")
 
 
 def _lookups(args: Any, source: bytes) -> list[tuple[Any, Any]]:
@@ -351,7 +351,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
             arg = _named_child(inner_args, 0)
             if inner_args.named_child_count == 1 and arg.type == "identifier":
                 return [("typecall", arg, None)]
-        elif called == b"getattr" or _is_object_getattribute(inner, source):  # @reference.getattrcall
+        elif _is_lookup(inner, source):  # @reference.getattrcall
             lookups = _lookups(inner_args, source)
             if lookups:
                 return [("getattrcall", name, receiver) for receiver, name in lookups]
@@ -368,13 +368,13 @@ def _call(node: Any, source: bytes) -> list[Item]:
         return []
     out: list[Item] = [("call", function, args)]
     out.extend(_callbacks(function, args, source))
+    if _is_lookup(function, source):  # @reference.getattr, as above
+        out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
     lazy = _lazy_fixture(function, args, source)
     if lazy is not None:  # `lf("table")` in a parametrize: the test takes the fixture `table`
         out.append(("lazyfixture", lazy, None))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
-        if _is_object_getattribute(function, source):  # as getattr(obj, name), past the class's own __getattr__
-            out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -391,9 +391,7 @@ def _call(node: Any, source: bytes) -> list[Item]:
             out.append(("keyarg", first, container))
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
-        if called == b"getattr":  # @reference.getattr, as above
-            out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
-        elif called.decode("utf-8", "replace") in PROTOCOL_BUILTINS and args.named_child_count == 1:
+        if called.decode("utf-8", "replace") in PROTOCOL_BUILTINS and args.named_child_count == 1:
             # ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)]
             #   @receiver .)) @reference.protocol (#any-of? @name "str" "repr" ...))
             arg = _named_child(args, 0)
@@ -495,10 +493,7 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
     """A function given by name to a standard one that calls it (``map(f, xs)``, ``sorted(xs, key=f)``,
     ``functools.reduce(f, xs)``): ``(call function: ... @_hof arguments: (argument_list . [(identifier)
     (attribute)] @name)) @reference.callback``, and the same for the keyword argument."""
-    name = function.child_by_field_name("attribute") if function.type == "attribute" else function
-    if name is None:
-        return []
-    called = source[name.start_byte : name.end_byte]
+    called = _last_name(function, source)
     spec = _CALLBACK_ARGUMENTS.get(called)
     if spec is None:
         return []
@@ -525,8 +520,7 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
         made_by = given.child_by_field_name("function")
         if made_by is None or made_by.type not in _NAMES:
             return []
-        end = made_by.child_by_field_name("attribute") if made_by.type == "attribute" else made_by
-        if end is None or source[end.start_byte : end.end_byte] not in _CALLABLE_WRAPPERS:
+        if _last_name(made_by, source) not in _CALLABLE_WRAPPERS:
             return [("callresult", given, given)]
         given = _named_child(given.child_by_field_name("arguments"), 0)
     if given is None or given.type not in _NAMES:
@@ -708,9 +702,9 @@ def _fallback(node: Any, source: bytes) -> list[Any]:
     args = node.child_by_field_name("arguments")
     if function is None or args is None or args.type != "argument_list":
         return []
-    end = function.child_by_field_name("attribute") if function.type == "attribute" else function
-    called = source[end.start_byte : end.end_byte] if end is not None else b""
-    position = 2 if called == b"getattr" and function.type == "identifier" else 1 if called in (b"get", b"pop") else 0
+    called = _last_name(function, source)
+    method = function.type == "attribute"
+    position = 2 if called == b"getattr" and not method else 1 if method and called in (b"get", b"pop") else 0
     given = _named_child(args, position) if position and args.named_child_count == position + 1 else None
     return [given] if given is not None and given.type in _NAMES else []
 
@@ -749,17 +743,19 @@ def _updated_wrapper(function: Any, call: Any, source: bytes) -> Any:
     args = call.child_by_field_name("arguments")
     first = _named_child(args, 0) if args is not None else None
     if first is not None and first.type == "call":
-        cast = _called_function(first)
-        cast_args = first.child_by_field_name("arguments")
-        if cast is None or cast_args is None or not _CAST.search(source[cast.start_byte : cast.end_byte].decode()):
-            return None
-        first = _named_child(cast_args, 1)
+        first = _uncast(first, source)
     return first if first is not None and first.type == "identifier" else None
 
 
 def _field_type(node: Any, field: str) -> str:
     child = node.child_by_field_name(field)
     return child.type if child is not None else ""
+
+
+def _last_name(callee: Any, source: bytes) -> bytes:
+    """The name a callee ends with: ``sorted``, ``get`` of ``kwargs.get``."""
+    end = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+    return source[end.start_byte : end.end_byte] if end is not None else b""
 
 
 def _called_function(call: Any) -> Any:
