@@ -371,20 +371,61 @@ def load_trace(spec: str, build: bool) -> dict[str, Any]:
 #: call sites where the caller really calls the callee; a generator's body is entered from whoever first
 #: iterates it (FOR_ITER, cfunc:list...), which need not be the function that made the generator
 EXPLICIT_SITES = {"CALL", "CALL_FUNCTION_EX"}
+#: sites that run a property's setter or deleter: an assignment or ``del`` of the attribute, or the builtin
+ACCESSOR_SITES = {"setter": {"STORE_ATTR", "cfunc:setattr"}, "deleter": {"DELETE_ATTR", "cfunc:delattr"}}
+
+#: callee path::qualname → caller path::qualname → the sites the trace saw the call at
+TracedCallers = dict[str, dict[str, set[str]]]
 
 
-def traced_callers(trace: dict[str, Any], *, explicit: bool = False) -> dict[str, set[str]]:
-    """callee path::qualname → its direct project callers (path::qualname), tests excluded; with
-    ``explicit``, only those seen at an explicit call site. A recursive function is not its own caller here,
+def traced_callers(trace: dict[str, Any], *, explicit: bool = False) -> TracedCallers:
+    """callee path::qualname → its direct project callers (path::qualname, with their sites), tests excluded;
+    with ``explicit``, only those seen at an explicit call site. A recursive function is not its own caller here,
     nor is a function nested in it (``autocurry.autocurried``): the diff lists the changed function under
     ``changed``, never under ``impacted``, and a mutant's body no longer has the nested function."""
-    out: dict[str, set[str]] = defaultdict(set)
+    out: TracedCallers = defaultdict(dict)
     for (caller_path, caller, callee_path, callee), sites in zip(trace["edges"], trace["edge_sites"]):
         if caller_path == callee_path and (caller == callee or caller.startswith(callee + ".")):
             continue
         if not explicit or EXPLICIT_SITES.intersection(sites):
-            out[f"{callee_path}::{callee}"].add(f"{caller_path}::{caller}")
+            out[f"{callee_path}::{callee}"].setdefault(f"{caller_path}::{caller}", set()).update(sites)
     return out
+
+
+def callers_of(callers: TracedCallers, fn: Function, accessor: str) -> list[str]:
+    """The traced callers of the mutated ``fn``. The trace names a function by its qualname, which a property's
+    getter, setter and deleter share: for a setter (or deleter) only the callers seen assigning (deleting) the
+    attribute count, or calling through frames outside the tree (``via:``, which could be either); for a getter,
+    those seen doing anything else (prettytable's ``_get_options`` reads 14 properties with ``getattr``: it
+    calls their getters, not the setters the mutants replaced)."""
+    found = callers.get(f"{fn.path}::{fn.qualname}", {})
+    writes = set().union(*ACCESSOR_SITES.values())
+    if accessor in ACCESSOR_SITES:
+        want = ACCESSOR_SITES[accessor]
+        keep = [c for c, sites in found.items() if want & sites or any(s.startswith("via:") for s in sites)]
+    elif accessor == "getter":
+        keep = [c for c, sites in found.items() if sites - writes]
+    else:
+        keep = list(found)
+    return sorted(keep)
+
+
+def accessor_kind(repo: Path, fn: Function) -> str:
+    """``getter``, ``setter`` or ``deleter`` when ``fn`` (read from the unmutated tree) is one of a property's
+    functions, else ``""``."""
+    try:
+        tree = ast.parse((repo / fn.path).read_bytes())
+    except (OSError, SyntaxError):
+        return ""
+    for qualname, node in _functions(tree.body, ""):
+        if qualname != fn.qualname or not node.lineno <= fn.body_start <= (node.end_lineno or node.lineno):
+            continue
+        for d in node.decorator_list:
+            if isinstance(d, ast.Attribute) and d.attr in ACCESSOR_SITES:
+                return d.attr
+            if _decorator_name(d) in ("property", "cached_property"):
+                return "getter"
+    return ""
 
 
 def setup_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, build_trace: bool, tag: str) -> Project:
@@ -435,13 +476,14 @@ def evaluate_mutant(
     fn: Function,
     baseline: Suite,
     crg_cmd: Sequence[str],
-    callers: tuple[dict[str, set[str]], dict[str, set[str]]],
+    callers: tuple[TracedCallers, TracedCallers],
     args: argparse.Namespace,
     out: Path,
     timeout: float,
     recorded: Suite | None = None,
 ) -> Mutant:
     """Commit one mutant, ask crg-review, run the suite (or take its ``recorded`` outcome), revert."""
+    accessor = accessor_kind(project.repo, fn)
     mutate(project.repo, fn)
     try:
         started = time.perf_counter()
@@ -467,7 +509,7 @@ def evaluate_mutant(
         select_all=select_all,
         selected=selected,
         found=found,
-        traced_callers=sorted(callers[0].get(f"{fn.path}::{fn.qualname}", ())),
+        traced_callers=callers_of(callers[0], fn, accessor),
         depth1=depth1,
         reasons={t["nodeid"]: t["reason"] for t in review["tests"]},
         depths={t["nodeid"]: t["depth"] for t in review["tests"]},
@@ -475,7 +517,7 @@ def evaluate_mutant(
         crg_seconds=round(crg_seconds, 2),
         timed_out=suite.timed_out,
         collect_errors=suite.collect_errors,
-        traced_callers_explicit=tuple(sorted(callers[1].get(f"{fn.path}::{fn.qualname}", ()))),
+        traced_callers_explicit=tuple(callers_of(callers[1], fn, accessor)),
     )
 
 
@@ -899,12 +941,16 @@ def rescore(path: Path) -> dict[str, dict[str, Any]]:
     saved = json.loads(path.read_text())
     out: dict[str, dict[str, Any]] = {}
     for spec, r in saved["projects"].items():
-        explicit = traced_callers(load_trace(spec, False), explicit=True)
+        trace = load_trace(spec, False)
+        callers = (traced_callers(trace), traced_callers(trace, explicit=True))
+        source = fetch_sdist(*spec.split("=="))  # the unmutated tree, as the scratch repo was made from it
         mutants = []
         for m in r["mutants_detail"]:
             fn = Function(**m["function"])
             fields = {**m, "function": fn, "depths": m.get("depths", {}), "collect_errors": m.get("collect_errors", [])}
-            fields["traced_callers_explicit"] = tuple(sorted(explicit.get(f"{fn.path}::{fn.qualname}", ())))
+            accessor = accessor_kind(source, fn)
+            fields["traced_callers"] = callers_of(callers[0], fn, accessor)
+            fields["traced_callers_explicit"] = tuple(callers_of(callers[1], fn, accessor))
             mutants.append(Mutant(**fields))
         out[spec] = {
             **r,
