@@ -1554,6 +1554,9 @@ class Resolver:
         callee = _callee_of_call(receiver)
         if callee is not None:
             return self._member_of_call_result(fid, scope, name, callee) or None
+        chain = _call_chain(receiver)
+        if chain is not None:
+            return self._member_of_chain(fid, scope, name, *chain) or None
         head, _, rest = receiver.partition(".")
         if not head.isidentifier():
             return None
@@ -1936,6 +1939,35 @@ class Resolver:
                         out.extend(self._getattr_hook(cls.id, name))
                     if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
                         out.extend(self._typed_dispatch(cls, name))
+        finally:
+            self._depth -= 1
+        return out
+
+    def _member_of_chain(self, fid: int, scope: Sym, name: str, callee: str, methods: list[str]) -> list[Target]:
+        """``Version.parse(v).bump_major().name``: each method of the chain on the classes the call before it
+        returns (:meth:`_returns`; a subclass may come back from any of them), then ``name`` on the last ones."""
+        if self._depth > 4 or not all(p.isidentifier() for p in callee.split(".")):
+            return []
+        receiver, _, fn = callee.rpartition(".")
+        self._depth += 1
+        try:
+            classes: list[Sym] = []
+            for t in self._resolve_name(fid, scope, fn, receiver, "type"):
+                if t.resolution != "name-match":
+                    classes += [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
+            for method in methods:
+                returned: list[Sym] = []
+                for cls in classes:
+                    m = self._instance_member(cls.id, method)
+                    if m is not None and m.kind in ("function", "method"):
+                        returned += [c for c in self._returns(m, fid) if c not in returned]
+                classes = returned
+            out: list[Target] = []
+            for cls in classes:
+                m = self._instance_member(cls.id, name)
+                if m is not None:
+                    out.append(Target(m, "typed", 0.9))
+                out.extend(t for t in self._typed_dispatch(cls, name) if t not in out)
         finally:
             self._depth -= 1
         return out
@@ -2404,6 +2436,32 @@ def _callee_of_call(text: str) -> str | None:
         if depth == 0:
             return head if i == len(text) - 1 else None
     return None
+
+
+def _call_chain(text: str) -> tuple[str, list[str]] | None:
+    """``Version.parse(v).bump_major().copy()`` → ``("Version.parse", ["bump_major", "copy"])``: a call followed by
+    one or more method calls on what it returns; None for anything else (one call: :func:`_callee_of_call`)."""
+    head, paren, _ = text.partition("(")
+    if not paren or not text.endswith(")") or not head or not all(p.isidentifier() for p in head.split(".")):
+        return None
+    methods: list[str] = []
+    i = len(head)
+    while True:
+        depth = 0
+        for j in range(i, len(text)):  # the argument list opening at i
+            depth += text[j] == "("
+            depth -= text[j] == ")"
+            if depth == 0:
+                break
+        else:
+            return None
+        if j == len(text) - 1:
+            return (head, methods) if methods else None
+        name, paren, _ = text[j + 1 :].partition("(")
+        if text[j + 1] != "." or not paren or not name[1:].isidentifier():
+            return None
+        methods.append(name[1:])
+        i = j + 1 + len(name)
 
 
 def _strip_generics(text: str) -> str:

@@ -473,6 +473,40 @@ def test_returns_of_unannotated_functions_of_the_same_file(repo: Path, tmp_path:
     assert ("pkg/bar.py", "ProgressBar.__exit__", "typed") not in calls(edges, "tests/test_bar.py::test_bar")
 
 
+CHAINED = {
+    "pkg/__init__.py": "",
+    "pkg/version.py": (
+        "class Version:\n"
+        "    @classmethod\n    def parse(cls, text) -> 'Version':\n        return cls()\n\n"
+        "    def bump_major(self) -> 'Version':\n        return Version()\n\n"
+        "    def __str__(self):\n        return 'v'\n\n\n"
+        "class Query:\n"
+        "    def where(self, x):\n        return self\n\n"
+        "    def limit(self, n):\n        return self\n\n"
+        "    def run(self):\n        return []\n\n\n"
+        "def fluent():\n    return Query().where(1).limit(2).run()\n"
+    ),
+    "pkg/old.py": (
+        "from .version import Version\n\n\n"
+        "def bump_major(text):\n    return str(Version.parse(text).bump_major())\n\n\n"
+        "def other(text):\n    return Version.parse(text).bump_major().bump_major()\n"
+    ),
+}
+
+
+def test_calls_chained_on_what_calls_return(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(repo, CHAINED, tmp_path / "i.db")
+    # str() of the second call's result: the class the method's annotation names (another file's)
+    assert ("pkg/version.py", "Version.__str__", "typed") in calls(edges, "pkg/old.py::bump_major")
+    assert ("pkg/version.py", "Version.bump_major", "typed") in calls(edges, "pkg/old.py::other")
+    # a fluent interface: `return self` in the same file's methods
+    assert ("pkg/version.py", "Query.run", "typed") in calls(edges, "pkg/version.py::fluent")
+    # the annotation in the middle of the chain changes: the file using it is re-resolved
+    changed = CHAINED["pkg/version.py"].replace("def bump_major(self) -> 'Version':", "def bump_major(self):")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/version.py": changed})
+    assert ("pkg/version.py", "Version.__str__", "typed") not in calls(edges, "pkg/old.py::bump_major")
+
+
 DECORATED = {
     "pkg/core.py": (
         "import typing as t\n\n\n"
