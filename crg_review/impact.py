@@ -306,6 +306,7 @@ class Graph:
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
+        self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -1251,6 +1252,47 @@ class Graph:
             return []
         return _protocol_edges(method, sorted(sites.items()), sum(1 for m in members if m.name == method.name))
 
+    def callable_callers(self, method: Node) -> list[EdgeIn]:
+        """For a Python class's ``__call__``: the scopes outside the tests that call one of their parameters, or a
+        parameter of a function they are nested in, where the resolver found nothing it holds (voluptuous's
+        ``def _compile_scalar(schema): ... def validate_callable(path, data): return schema(data)`` runs every
+        validator object a schema is made of). Each may run this one, with the confidence of a name match among the
+        project's ``__call__`` methods; none when more than PROTOCOL_MAX_SITES scopes do (callbacks everywhere)."""
+        if method.kind != "method" or method.name != "__call__" or method.language != "python":
+            return []
+        if self._parameter_calls is None:
+            self._parameter_calls = self._find_parameter_calls()
+        sites = self._parameter_calls
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        (defined,) = self.conn.execute(
+            "SELECT count(*) FROM symbols WHERE name = '__call__' AND kind = 'method'"
+        ).fetchone()
+        return _protocol_edges(method, sites, int(defined))
+
+    def _find_parameter_calls(self) -> list[tuple[int, int]]:
+        """The (scope, line) of :meth:`callable_callers`, one per scope, as many as PROTOCOL_MAX_SITES + 1."""
+        # a superset from the database (the name in the scope's or its parent's parameter list, no edge out of that
+        # line): the parameter lists are checked below, with the functions further out
+        rows = self.conn.execute(
+            "SELECT r.scope_id, r.line, r.name FROM refs r JOIN files f ON f.id = r.file_id"
+            " JOIN symbols s ON s.id = r.scope_id LEFT JOIN symbols p ON p.id = s.parent_id"
+            " WHERE r.kind = 'call' AND r.receiver = '' AND f.language = 'python' AND f.is_test = 0"
+            " AND s.kind IN ('function', 'method')"
+            " AND (instr(s.params, r.name) > 0 OR (p.kind IN ('function', 'method') AND instr(p.params, r.name) > 0))"
+            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src_id = r.scope_id AND e.line = r.line AND e.kind = 'call')"
+        )  # read lazily: past PROTOCOL_MAX_SITES scopes the answer is "too many", whichever they are
+        sites: dict[int, int] = {}
+        for scope_id, line, name in rows:
+            node = self.nodes([scope_id]).get(scope_id)
+            if node is None or node.in_test_file:
+                continue
+            if any(name == _param_name(p) for n in [node, *self._makers(node)] for p in n.params):
+                sites[scope_id] = min(line, sites.get(scope_id, line))
+                if len(sites) > PROTOCOL_MAX_SITES:
+                    break
+        return sorted(sites.items())
+
     def _has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
         found = self._outside_bases.get(class_id)
@@ -1899,6 +1941,7 @@ def walk_dependants(
                 edges += graph.receiver_guesses(dst_node) if d == 1 else []
             if d == 1:
                 edges += graph.protocol_callers(dst_node) + graph.family_protocol_callers(dst_node)
+                edges += graph.callable_callers(dst_node)
             if kinds is None and d == 1:
                 edges += [
                     EdgeIn(o.id, dst, "override", OVERRIDE_CONFIDENCE, "override", o.start_line)
@@ -2534,6 +2577,11 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
         or (how == "glob" and fnmatch.fnmatchcase(name, literal))
         for literal, how in tests
     )
+
+
+def _param_name(param: str) -> str:
+    """``x=``, ``*args``, ``**kw`` → the name the parameter binds."""
+    return param.lstrip("*").rstrip("=")
 
 
 def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) -> list[EdgeIn]:

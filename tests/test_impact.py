@@ -503,6 +503,32 @@ def test_the_calls_by_name_of_a_method_among_too_many_classes_are_listed_among_i
     assert code == 0 and "pkg/engine.py:1 run  (depth 1, call" in out
 
 
+def test_a_parameter_called_where_nothing_says_what_it_holds_may_call_any_callable_object(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    validators = "".join(
+        f"class Check{i}:\n    def __call__(self, value):\n        return value > {i}\n\n\n" for i in range(3)
+    )
+    write(repo, "pkg/checks.py", validators)
+    write(
+        repo,
+        "pkg/schema.py",
+        "def compile_scalar(schema):\n    def validate(data):\n        return schema(data)\n\n    return validate\n\n\n"
+        "def apply(fn, data):\n    return fn(data)\n\n\n"
+        "def run_twice(data):\n    f = len\n    return f(data)\n",
+    )
+    write(repo, "tests/test_checks.py", "def test_call(check):\n    return check(1)\n")
+    commit(repo, "validators given to a schema")
+    edit(repo, "pkg/checks.py", "return value > 1", "return value > 1 + 0")
+    found = impacted(review(capsys, repo))
+    for name in ("compile_scalar.validate", "apply"):  # a parameter of its own or of the function it is nested in
+        assert (found[name]["depth"], found[name]["edge"]) == (1, "call")
+        assert found[name]["confidence"] == round(0.5 / 3, 3)  # any of the three __call__ methods
+    assert "run_twice" not in found  # a local variable: the resolver knows what it holds
+    assert "test_call" not in found  # tests are not callers
+
+
 def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_callers(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/ops.py", PROTOCOL_OPS)
