@@ -1150,6 +1150,12 @@ class Graph:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name
                 found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
+            elif found:
+                # nor, for a constructor, an annotation (`schema_: Schemable`, a union naming the class) or a type test
+                # (`isinstance(schema, Object)`): neither makes an instance
+                name = self.nodes([cls])[cls].name
+                lines = self._reference_lines({e.src for e in found if e.kind == "ref"})
+                found = [e for e in found if e.kind == "call" or _names_value(lines.get((e.src, e.line)), name)]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
 
@@ -1416,6 +1422,26 @@ class Graph:
         users = self.family_users(method, [i for ids in members.values() for i in ids])
         for c, ids in members.items():
             self._class_family[(c, key)] = any(i in users for i in ids)
+
+    def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[bool, bool, frozenset[str]]]:
+        """Per (scope, line) of ``scopes``: whether the line names a type (an annotation), whether it tests a type
+        (``isinstance``, ``issubclass``), and the names it references as values."""
+        want = sorted(scopes)
+        out: dict[tuple[int, int], tuple[bool, bool, frozenset[str]]] = {}
+        for chunk in _chunks(want):
+            rows = self.conn.execute(
+                f"SELECT scope_id, line, kind, name FROM refs WHERE scope_id IN ({_in(chunk)})"
+                " AND (kind IN ('type', 'ref') OR (kind = 'call' AND name IN ('isinstance', 'issubclass')))",
+                chunk,
+            )
+            for scope, line, kind, name in rows:
+                typed, tested, values = out.get((scope, line), (False, False, frozenset()))
+                out[(scope, line)] = (
+                    typed or kind == "type",
+                    tested or kind == "call",
+                    values | {name} if kind == "ref" else values,
+                )
+        return out
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
@@ -2577,6 +2603,15 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
         or (how == "glob" and fnmatch.fnmatchcase(name, literal))
         for literal, how in tests
     )
+
+
+def _names_value(line: tuple[bool, bool, frozenset[str]] | None, class_name: str) -> bool:
+    """Whether a line that references a class (:meth:`Graph._reference_lines`) may make an instance of it: not a type
+    test, and, where an annotation names types, a value named after the class (a parameter's default)."""
+    if line is None:
+        return True
+    typed, tested, values = line
+    return not tested and (not typed or class_name in values)
 
 
 def _param_name(param: str) -> str:

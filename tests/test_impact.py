@@ -529,6 +529,37 @@ def test_a_parameter_called_where_nothing_says_what_it_holds_may_call_any_callab
     assert "test_call" not in found  # tests are not callers
 
 
+def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pkg/thing.py", "class Thing:\n    def __init__(self, size=1):\n        self.size = size\n")
+    write(
+        repo,
+        "pkg/api.py",
+        "import typing\n\nfrom .thing import Thing\n\nAny = typing.Union[Thing, int]\n\n\n"
+        "def handle(x: Any, limit: int = 3):\n    return x\n\n\n"
+        "def check(x):\n    return isinstance(x, Thing)\n\n\n"
+        "def make():\n    return Thing()\n\n\n"
+        "def factory(cls: type = Thing):\n    return cls()\n\n\n"
+        "def keep():\n    kinds = [Thing]\n    return kinds\n",
+    )
+    write(
+        repo,
+        "tests/test_api.py",
+        "from pkg.api import check, factory, handle, keep, make\n\n\n"
+        + "".join(f"def test_{n}():\n    assert {n}() is not None\n\n\n" for n in ("make", "factory", "keep"))
+        + "def test_handle():\n    assert handle(1) == 1\n\n\ndef test_check():\n    assert not check(1)\n",
+    )
+    commit(repo, "a class named in annotations, type tests and values")
+    edit(repo, "pkg/thing.py", "self.size = size", "self.size = size + 0")
+    data = review(capsys, repo)
+    found = impacted(data)
+    assert {"make", "factory", "keep"} <= set(found)  # a call, a parameter's default, a value kept
+    assert "handle" not in found and "check" not in found
+    tests = selected(data)
+    assert {"tests/test_api.py::test_make", "tests/test_api.py::test_factory"} <= set(tests)
+    assert "tests/test_api.py::test_handle" not in tests and "tests/test_api.py::test_check" not in tests
+
+
 def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_callers(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(repo, "pkg/ops.py", PROTOCOL_OPS)
