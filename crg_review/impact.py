@@ -103,6 +103,8 @@ RECEIVER_GUESS_MAX_REFS = 2000
 PROTOCOL_MAX_SITES = 30
 #: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
 #: than it matches
+#: builtins given a class to test or to look up in, not to make one: `isinstance(x, Cls)`, `super(Cls, self)`
+_TYPE_TESTS = ("isinstance", "issubclass", "super")
 _AMBIGUOUS_CALLS = (
     "FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
     " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
@@ -1146,16 +1148,18 @@ class Graph:
                 for e in edges
                 if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
             ]
-            if special and found:
-                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
-                name = self.nodes([cls])[cls].name
-                found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
-            elif found:
-                # nor, for a constructor, an annotation (`schema_: Schemable`, a union naming the class) or a type test
-                # (`isinstance(schema, Object)`): neither makes an instance
+            if found:
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls; `schema_:
+                # Schemable`, a union naming the class), nor a type test (`isinstance(key, Remove)`, `super(Remove,
+                # self)`): none of them makes or holds an instance
                 name = self.nodes([cls])[cls].name
                 lines = self._reference_lines({e.src for e in found if e.kind == "ref"})
-                found = [e for e in found if e.kind == "call" or _names_value(lines.get((e.src, e.line)), name)]
+                found = [
+                    e
+                    for e in found
+                    if e.kind == "call"
+                    or (_names_value(lines.get((e.src, e.line)), name) and (not special or self._names_as_value(e.src, name)))
+                ]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
 
@@ -1424,15 +1428,15 @@ class Graph:
             self._class_family[(c, key)] = any(i in users for i in ids)
 
     def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[bool, bool, frozenset[str]]]:
-        """Per (scope, line) of ``scopes``: whether the line names a type (an annotation), whether it tests a type
-        (``isinstance``, ``issubclass``), and the names it references as values."""
+        """Per (scope, line) of ``scopes``: whether the line names a type (an annotation), whether it names a class
+        to a type test (:data:`_TYPE_TESTS`), and the names it references as values."""
         want = sorted(scopes)
         out: dict[tuple[int, int], tuple[bool, bool, frozenset[str]]] = {}
         for chunk in _chunks(want):
             rows = self.conn.execute(
                 f"SELECT scope_id, line, kind, name FROM refs WHERE scope_id IN ({_in(chunk)})"
-                " AND (kind IN ('type', 'ref') OR (kind = 'call' AND name IN ('isinstance', 'issubclass')))",
-                chunk,
+                f" AND (kind IN ('type', 'ref') OR (kind = 'call' AND name IN ({_in(_TYPE_TESTS)})))",
+                [*chunk, *_TYPE_TESTS],
             )
             for scope, line, kind, name in rows:
                 typed, tested, values = out.get((scope, line), (False, False, frozenset()))

@@ -531,7 +531,12 @@ def test_a_parameter_called_where_nothing_says_what_it_holds_may_call_any_callab
 
 def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
-    write(repo, "pkg/thing.py", "class Thing:\n    def __init__(self, size=1):\n        self.size = size\n")
+    write(
+        repo,
+        "pkg/thing.py",
+        "class Thing:\n    def __init__(self, size=1):\n        self.size = size\n\n"
+        "    def __repr__(self):\n        return 'Thing'\n",
+    )
     write(
         repo,
         "pkg/api.py",
@@ -558,6 +563,11 @@ def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances
     tests = selected(data)
     assert {"tests/test_api.py::test_make", "tests/test_api.py::test_factory"} <= set(tests)
     assert "tests/test_api.py::test_handle" not in tests and "tests/test_api.py::test_check" not in tests
+    # a special method runs on the instances made from the class held as a value, not on a type test's
+    commit(repo, "size")
+    edit(repo, "pkg/thing.py", "return 'Thing'", "return 'Thing!'")
+    found = impacted(review(capsys, repo))
+    assert "keep" in found and "check" not in found
 
 
 def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_callers(tmp_path: Path, capsys: Any) -> None:
