@@ -473,6 +473,27 @@ def test_returns_of_unannotated_functions_of_the_same_file(repo: Path, tmp_path:
     assert ("pkg/bar.py", "ProgressBar.__exit__", "typed") not in calls(edges, "tests/test_bar.py::test_bar")
 
 
+def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/keys.py": (
+            "class Key:\n    def __init__(self, k):\n        self.k = k\n\n"
+            "    def __lt__(self, other):\n        return self.k < other.k\n\n"
+            "    def __gt__(self, other):\n        return self.k > other.k\n"
+        ),
+        "pkg/use.py": (
+            "from .keys import Key\n\n\n"
+            "def ordered():\n    items = [Key(2), Key(1)]\n    return sorted(items)\n\n\n"
+            "def largest():\n    items = [Key(2), Key(1)]\n    return max(items)\n\n\n"
+            "def by_id():\n    items = [Key(2), Key(1)]\n    return sorted(items, key=id)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/keys.py", "Key.__lt__", "typed") in calls(edges, "pkg/use.py::ordered")
+    assert ("pkg/keys.py", "Key.__gt__", "typed") in calls(edges, "pkg/use.py::largest")
+    assert not any(d[1].startswith("Key.__") and d[1] != "Key.__init__" for d in calls(edges, "pkg/use.py::by_id"))
+
+
 CHAINED = {
     "pkg/__init__.py": "",
     "pkg/version.py": (

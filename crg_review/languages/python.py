@@ -1198,6 +1198,10 @@ PROTOCOL_BUILTINS.update(
     (name, "__iter__")
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "min", "max", "any", "all", "enumerate", "dict")
 )
+#: builtins that compare the items of their one argument, and with what (``max`` asks ``a > b``, or ``b < a``)
+ORDERING_BUILTINS = {"sorted": ("__lt__",), "min": ("__lt__",), "max": ("__gt__", "__lt__")}
+#: the variable that stands for an item the builtins of ORDERING_BUILTINS compare (a name no program uses)
+ITEM_PREFIX = "__crg_item_"
 #: builtins that size their argument before iterating it (``list(x)`` asks ``len(x)`` for a length hint)
 LENGTH_HINTED = frozenset(("list", "tuple", "sorted"))
 
@@ -1265,7 +1269,7 @@ def finalize(result: ParseResult) -> None:
             generators.add(r.scope)
             r = r._replace(name="yield", receiver="")
         kept.append(r)
-    result.references = kept
+    result.references = _compared_items(kept)
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
@@ -1406,6 +1410,9 @@ def finalize(result: ParseResult) -> None:
                 if r.kind == "protocol" and r.name in LENGTH_HINTED:
                     refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
             continue
+        if r.kind == "ordering":
+            refs.append(r._replace(kind="call"))
+            continue
         refs.append(r)
         if r.kind == "call" and r.name == "__class__" and r.receiver == "self":
             refs.append(_own_class_init(r))
@@ -1479,6 +1486,19 @@ def _called_lookups(result: ParseResult) -> set[Any]:
         out.update(
             r.scope for r in result.references if r.kind == "call" and not r.receiver and r.name in assigned.get(r.scope, ())
         )
+    return out
+
+
+def _compared_items(references: list[Reference]) -> list[Reference]:
+    """``sorted(items)`` compares the items (no key given): an item of ``items``, as a loop's variable holds one
+    (an ``element`` fact for a variable of its own), on which the comparison runs (``ordering``: made a call)."""
+    out: list[Reference] = []
+    for r in references:
+        out.append(r)
+        if r.kind == "protocol" and r.name in ORDERING_BUILTINS and all(p.isidentifier() for p in r.receiver.split(".")):
+            item = f"{ITEM_PREFIX}{r.line}"
+            out.append(Reference("element", item, r.receiver, r.line, r.scope, None, ()))
+            out.extend(Reference("ordering", m, item, r.line, r.scope, 1, ()) for m in ORDERING_BUILTINS[r.name])
     return out
 
 
