@@ -1149,9 +1149,10 @@ class Graph:
                 if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
             ]
             if found:
-                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls; `schema_:
-                # Schemable`, a union naming the class), nor a type test (`isinstance(key, Remove)`, `super(Remove,
-                # self)`): none of them makes or holds an instance
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls; for a
+                # constructor, `memo: TypeCheckMemo` counts, as what sets up the instances the function uses, but not
+                # `schema_: Schemable`, a union alias naming the class among a dozen), nor a type test
+                # (`isinstance(key, Remove)`, `super(Remove, self)`): the instance was made elsewhere
                 name = self.nodes([cls])[cls].name
                 lines = self._reference_lines({e.src for e in found if e.kind == "ref"})
                 found = [
@@ -1427,11 +1428,11 @@ class Graph:
         for c, ids in members.items():
             self._class_family[(c, key)] = any(i in users for i in ids)
 
-    def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[bool, bool, frozenset[str]]]:
-        """Per (scope, line) of ``scopes``: whether the line names a type (an annotation), whether it names a class
-        to a type test (:data:`_TYPE_TESTS`), and the names it references as values."""
+    def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]]:
+        """Per (scope, line) of ``scopes``: the names the line's annotations use, whether it names a class to a
+        type test (:data:`_TYPE_TESTS`), and the names it references as values."""
         want = sorted(scopes)
-        out: dict[tuple[int, int], tuple[bool, bool, frozenset[str]]] = {}
+        out: dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]] = {}
         for chunk in _chunks(want):
             rows = self.conn.execute(
                 f"SELECT scope_id, line, kind, name FROM refs WHERE scope_id IN ({_in(chunk)})"
@@ -1439,9 +1440,9 @@ class Graph:
                 [*chunk, *_TYPE_TESTS],
             )
             for scope, line, kind, name in rows:
-                typed, tested, values = out.get((scope, line), (False, False, frozenset()))
+                types, tested, values = out.get((scope, line), (frozenset(), False, frozenset()))
                 out[(scope, line)] = (
-                    typed or kind == "type",
+                    types | {name} if kind == "type" else types,
                     tested or kind == "call",
                     values | {name} if kind == "ref" else values,
                 )
@@ -2609,13 +2610,15 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
     )
 
 
-def _names_value(line: tuple[bool, bool, frozenset[str]] | None, class_name: str) -> bool:
-    """Whether a line that references a class (:meth:`Graph._reference_lines`) may make an instance of it: not a type
-    test, and, where an annotation names types, a value named after the class (a parameter's default)."""
+def _names_value(line: tuple[frozenset[str], bool, frozenset[str]] | None, class_name: str) -> bool:
+    """Whether a line that references a class (:meth:`Graph._reference_lines`) may make or use an instance of it: not
+    a type test, and, where annotations name types, one names the class itself (``memo: TypeCheckMemo``, a parameter
+    holding an instance) or a value does (a parameter's default), not only an alias naming many (``schema:
+    Schemable``, a union of a dozen classes)."""
     if line is None:
         return True
-    typed, tested, values = line
-    return not tested and (not typed or class_name in values)
+    types, tested, values = line
+    return not tested and (not types or class_name in types or class_name in values)
 
 
 def _param_name(param: str) -> str:

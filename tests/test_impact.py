@@ -529,7 +529,7 @@ def test_a_parameter_called_where_nothing_says_what_it_holds_may_call_any_callab
     assert "test_call" not in found  # tests are not callers
 
 
-def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances(tmp_path: Path, capsys: Any) -> None:
+def test_a_union_alias_or_a_type_test_naming_a_class_makes_none_of_its_instances(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
         repo,
@@ -545,7 +545,8 @@ def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances
         "def check(x):\n    return isinstance(x, Thing)\n\n\n"
         "def make():\n    return Thing()\n\n\n"
         "def factory(cls: type = Thing):\n    return cls()\n\n\n"
-        "def keep():\n    kinds = [Thing]\n    return kinds\n",
+        "def keep():\n    kinds = [Thing]\n    return kinds\n\n\n"
+        "def use(t: Thing):\n    return t.size\n",
     )
     write(
         repo,
@@ -558,7 +559,8 @@ def test_an_annotation_or_a_type_test_naming_a_class_makes_none_of_its_instances
     edit(repo, "pkg/thing.py", "self.size = size", "self.size = size + 0")
     data = review(capsys, repo)
     found = impacted(data)
-    assert {"make", "factory", "keep"} <= set(found)  # a call, a parameter's default, a value kept
+    # a call, a parameter's default, a value kept, and an instance used where its class is its parameter's annotation
+    assert {"make", "factory", "keep", "use"} <= set(found)
     assert "handle" not in found and "check" not in found
     tests = selected(data)
     assert {"tests/test_api.py::test_make", "tests/test_api.py::test_factory"} <= set(tests)
