@@ -1149,17 +1149,20 @@ class Graph:
                 if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
             ]
             if found:
-                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls; for a
-                # constructor, `memo: TypeCheckMemo` counts, as what sets up the instances the function uses, but not
-                # `schema_: Schemable`, a union alias naming the class among a dozen), nor a type test
-                # (`isinstance(key, Remove)`, `super(Remove, self)`): the instance was made elsewhere
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls). For a
+                # constructor, not a type test either (`isinstance(key, Remove)`, `super(Remove, self)`: the instance
+                # was made elsewhere, by a call the walk follows), nor an annotation naming the class only through an
+                # alias of many (`schema_: Schemable`); `memo: TypeCheckMemo` counts: that function uses the instances
+                # the constructor sets up, made where the index may not see it (typeguard's generated code). A special
+                # method runs wherever an instance is used, so a type test (`isinstance(other, Symbol)`, then
+                # `other == self`) is as good a use as any there
                 name = self.nodes([cls])[cls].name
-                lines = self._reference_lines({e.src for e in found if e.kind == "ref"})
+                lines = self._reference_lines({e.src for e in found if e.kind == "ref"}) if not special else {}
                 found = [
                     e
                     for e in found
                     if e.kind == "call"
-                    or (_names_value(lines.get((e.src, e.line)), name) and (not special or self._names_as_value(e.src, name)))
+                    or (self._names_as_value(e.src, name) if special else _names_value(lines.get((e.src, e.line)), name))
                 ]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out

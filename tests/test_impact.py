@@ -565,11 +565,11 @@ def test_a_union_alias_or_a_type_test_naming_a_class_makes_none_of_its_instances
     tests = selected(data)
     assert {"tests/test_api.py::test_make", "tests/test_api.py::test_factory"} <= set(tests)
     assert "tests/test_api.py::test_handle" not in tests and "tests/test_api.py::test_check" not in tests
-    # a special method runs on the instances made from the class held as a value, not on a type test's
+    # a special method runs wherever an instance is used: after a type test too (not where annotations alone name it)
     commit(repo, "size")
     edit(repo, "pkg/thing.py", "return 'Thing'", "return 'Thing!'")
     found = impacted(review(capsys, repo))
-    assert "keep" in found and "check" not in found
+    assert "keep" in found and "check" in found and "handle" not in found
 
 
 def test_a_method_name_called_by_name_everywhere_lists_none_of_those_calls_as_callers(tmp_path: Path, capsys: Any) -> None:
