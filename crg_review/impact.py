@@ -101,10 +101,10 @@ RECEIVER_GUESS_MAX_REFS = 2000
 #: a method's name called on objects of unknown type at at most this many places that the resolver left
 #: ambiguous (more classes define it than it matches): those places are listed among its callers
 PROTOCOL_MAX_SITES = 30
-#: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
-#: than it matches
 #: builtins given a class to test or to look up in, not to make one: `isinstance(x, Cls)`, `super(Cls, self)`
 _TYPE_TESTS = ("isinstance", "issubclass", "super")
+#: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
+#: than it matches
 _AMBIGUOUS_CALLS = (
     "FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
     " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"

@@ -42,7 +42,7 @@ import json
 import posixpath
 import re
 import sqlite3
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name
@@ -1551,12 +1551,9 @@ class Resolver:
                     # answers (astor's SourceGenerator makes `get_*` getters there)
                     out.extend(self._getattr_hook(cls.id, name))
             return out if out else None
-        callee = _callee_of_call(receiver)
-        if callee is not None:
-            return self._member_of_call_result(fid, scope, name, callee) or None
         chain = _call_chain(receiver)
         if chain is not None:
-            return self._member_of_chain(fid, scope, name, *chain) or None
+            return self._member_of_call_result(fid, scope, name, *chain) or None
         head, _, rest = receiver.partition(".")
         if not head.isidentifier():
             return None
@@ -1915,8 +1912,12 @@ class Resolver:
         confidence = round(min(_TYPED_DISPATCH_CONFIDENCE, 2 * _TYPED_DISPATCH_CONFIDENCE / len(found)), 3) if found else 0
         return [Target(o, "dispatch", confidence, len(found)) for o in found]
 
-    def _member_of_call_result(self, fid: int, scope: Sym, name: str, callee: str) -> list[Target]:
-        """``Cls(...).name`` and ``make()(...).name`` where ``make`` is annotated to return a class."""
+    def _member_of_call_result(
+        self, fid: int, scope: Sym, name: str, callee: str, methods: Sequence[str] = ()
+    ) -> list[Target]:
+        """``Cls(...).name`` and ``make()(...).name`` where ``make`` is annotated to return a class; with ``methods``,
+        a chain, ``Version.parse(v).bump_major().name``: each method on the classes the call before it returns
+        (:meth:`_returns`), then ``name`` on the last ones."""
         if self._depth > 4 or not all(p.isidentifier() for p in callee.split(".")):
             return []
         receiver, _, fn = callee.rpartition(".")
@@ -1927,47 +1928,27 @@ class Resolver:
                 if t.resolution == "name-match":
                     continue
                 classes = [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
-                if name == "__call__" and t.sym.kind in ("function", "method"):  # make(...)(...): a closure it returns
+                exact = t.sym.kind in _CLASS_KINDS  # what a class makes; make() -> Base may return a subclass
+                if name == "__call__" and not methods and t.sym.kind in ("function", "method"):
+                    # make(...)(...): a closure it returns
                     out.extend(Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym))
                     out.extend(self._returned_by_name(fid, t.sym))  # or a function of the module it names
                     out.extend(self._variable_lookups(fid, t.sym, RETURN_FACT))  # or a member it looks up by prefix
+                for method in methods:
+                    returned: list[Sym] = []
+                    for cls in classes:
+                        m = self._instance_member(cls.id, method)
+                        if m is not None and m.kind in ("function", "method"):
+                            returned += [c for c in self._returns(m, fid) if c not in returned]
+                    classes, exact = returned, False
                 for cls in classes:
                     m = self._instance_member(cls.id, name)
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
                     elif self.file(fid)[1] == "python":  # `Query().name`: a class that lacks name runs its __getattr__
                         out.extend(self._getattr_hook(cls.id, name))
-                    if t.sym.kind not in _CLASS_KINDS:  # make() -> Base may return a subclass
+                    if not exact:
                         out.extend(self._typed_dispatch(cls, name))
-        finally:
-            self._depth -= 1
-        return out
-
-    def _member_of_chain(self, fid: int, scope: Sym, name: str, callee: str, methods: list[str]) -> list[Target]:
-        """``Version.parse(v).bump_major().name``: each method of the chain on the classes the call before it
-        returns (:meth:`_returns`; a subclass may come back from any of them), then ``name`` on the last ones."""
-        if self._depth > 4 or not all(p.isidentifier() for p in callee.split(".")):
-            return []
-        receiver, _, fn = callee.rpartition(".")
-        self._depth += 1
-        try:
-            classes: list[Sym] = []
-            for t in self._resolve_name(fid, scope, fn, receiver, "type"):
-                if t.resolution != "name-match":
-                    classes += [t.sym] if t.sym.kind in _CLASS_KINDS else self._returns(t.sym, fid)
-            for method in methods:
-                returned: list[Sym] = []
-                for cls in classes:
-                    m = self._instance_member(cls.id, method)
-                    if m is not None and m.kind in ("function", "method"):
-                        returned += [c for c in self._returns(m, fid) if c not in returned]
-                classes = returned
-            out: list[Target] = []
-            for cls in classes:
-                m = self._instance_member(cls.id, name)
-                if m is not None:
-                    out.append(Target(m, "typed", 0.9))
-                out.extend(t for t in self._typed_dispatch(cls, name) if t not in out)
         finally:
             self._depth -= 1
         return out
@@ -2424,23 +2405,10 @@ def _class_object_name(annotation: str) -> str:
     return _type_name(args)
 
 
-def _callee_of_call(text: str) -> str | None:
-    """``pkg.make(a, f(b))`` → ``pkg.make``: the callee of a call expression, None when ``text`` is not one."""
-    head, paren, _ = text.partition("(")
-    if not paren or not text.endswith(")") or not head or not all(p.isidentifier() for p in head.split(".")):
-        return None
-    depth = 0
-    for i, ch in enumerate(text[len(head) :], len(head)):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            return head if i == len(text) - 1 else None
-    return None
-
-
 def _call_chain(text: str) -> tuple[str, list[str]] | None:
-    """``Version.parse(v).bump_major().copy()`` → ``("Version.parse", ["bump_major", "copy"])``: a call followed by
-    one or more method calls on what it returns; None for anything else (one call: :func:`_callee_of_call`)."""
+    """``pkg.make(a, f(b))`` → ``("pkg.make", [])``; ``Version.parse(v).bump_major().copy()`` → ``("Version.parse",
+    ["bump_major", "copy"])``: a call, then the methods called in turn on what it returns; None when ``text`` is not
+    such a chain of calls."""
     head, paren, _ = text.partition("(")
     if not paren or not text.endswith(")") or not head or not all(p.isidentifier() for p in head.split(".")):
         return None
@@ -2456,7 +2424,7 @@ def _call_chain(text: str) -> tuple[str, list[str]] | None:
         else:
             return None
         if j == len(text) - 1:
-            return (head, methods) if methods else None
+            return head, methods
         name, paren, _ = text[j + 1 :].partition("(")
         if text[j + 1] != "." or not paren or not name[1:].isidentifier():
             return None
