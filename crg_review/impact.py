@@ -1432,18 +1432,23 @@ class Graph:
             self._class_family[(c, key)] = any(i in users for i in ids)
 
     def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]]:
-        """Per (scope, line) of ``scopes``: the names the line's annotations use, whether it names a class to a
-        type test (:data:`_TYPE_TESTS`), and the names it references as values."""
+        """Per (scope, line) of ``scopes``: the names the line's annotations use (a string one, ``self: "Version"``,
+        included), whether it names a class to a type test (:data:`_TYPE_TESTS`), and the names it references as
+        values."""
         want = sorted(scopes)
         out: dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]] = {}
         for chunk in _chunks(want):
             rows = self.conn.execute(
-                f"SELECT scope_id, line, kind, name FROM refs WHERE scope_id IN ({_in(chunk)})"
-                f" AND (kind IN ('type', 'ref') OR (kind = 'call' AND name IN ({_in(_TYPE_TESTS)})))",
+                f"SELECT scope_id, line, kind, name, receiver FROM refs WHERE scope_id IN ({_in(chunk)})"
+                f" AND (kind IN ('type', 'ref', 'assign') OR (kind = 'call' AND name IN ({_in(_TYPE_TESTS)})))",
                 [*chunk, *_TYPE_TESTS],
             )
-            for scope, line, kind, name in rows:
+            for scope, line, kind, name, receiver in rows:
                 types, tested, values = out.get((scope, line), (frozenset(), False, frozenset()))
+                if kind == "assign":  # a parameter's annotation, as written: `self: "Version"` names the class too
+                    if receiver[:1] not in ("'", '"'):
+                        continue
+                    kind, name = "type", receiver.strip("'\"").rpartition(".")[2]
                 out[(scope, line)] = (
                     types | {name} if kind == "type" else types,
                     tested or kind == "call",
