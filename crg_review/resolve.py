@@ -1713,8 +1713,8 @@ class Resolver:
     def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it takes an item of a table of functions the file fills (``f =
         TABLE.get(k)``, ``f = self.FUNCS[k]`` of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
-        body of a subclass of the same file that replaces it): each function (or class) of the table, one of
-        which runs."""
+        body of a subclass of the same file that replaces it, or in the methods of such a subclass that add to it):
+        each function (or class) of the table, one of which runs."""
         if self._depth > 4:
             return []
         found: list[Sym] = []
@@ -1731,6 +1731,9 @@ class Resolver:
                     for sub in self._descendants(cls.id):
                         if self.sym(sub).file_id == fid:
                             tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
+                            # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
+                            for m in self.children(sub):
+                                tables.extend((m, f) for f in facts.get((m.id, container), []))
                 for at, (item_kind, text) in tables:
                     if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
                         continue

@@ -990,6 +990,26 @@ def test_a_function_taken_from_a_table_the_file_fills_is_each_of_the_table(repo:
     assert not {d for d in calls(edges, "pkg/fields.py::unrelated") if d[2] == "table"}
 
 
+def test_a_table_of_bound_methods_a_subclass_adds_to_calls_those_too(repo: Path, tmp_path: Path) -> None:
+    # simpleeval: `self.nodes = {ast.Num: self._eval_num}` in the base, `self.nodes.update({...})` in a subclass
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ev.py": (
+            "class Eval:\n    def __init__(self):\n        self.nodes = {int: self._eval_num}\n\n"
+            "    def _eval_num(self, n):\n        return n\n\n"
+            "    def _eval(self, node):\n        handler = self.nodes[type(node)]\n        return handler(node)\n\n\n"
+            "class Compound(Eval):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.nodes.update({list: self._eval_list})\n        self.other = {}\n"
+            "        self.other.update({str: self._eval_str})\n\n"
+            "    def _eval_list(self, node):\n        return [self._eval(n) for n in node]\n\n"
+            "    def _eval_str(self, node):\n        return node\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    table = {d[1] for d in calls(edges, "pkg/ev.py::Eval._eval") if d[2] == "table"}
+    assert table == {"Eval._eval_num", "Compound._eval_list"}  # not what another table of the subclass holds
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

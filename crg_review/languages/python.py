@@ -444,12 +444,18 @@ def _item_value(node: Any) -> Any:
 def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
     """(call function: (attribute object: [(identifier) (attribute)] @name attribute: (identifier) @_add) arguments:
     (argument_list . [(identifier) (attribute) (call function: [(identifier) (attribute)])] @receiver))
-    @reference.item (#any-of? @_add "append" "add" "appendleft"; for "insert" the second argument): the collection
-    ``@name`` holds values like ``@receiver`` (its element type, for the loops over it: resolve.Resolver._elements)."""
+    @reference.item (#any-of? @_add "append" "add" "appendleft"; for "insert" the second argument; for "update" with a
+    dictionary, each value): the collection ``@name`` holds values like ``@receiver`` (its element type, for the loops
+    over it: resolve.Resolver._elements)."""
     container = function.child_by_field_name("object")
     method = function.child_by_field_name("attribute")
     if container is None or method is None or container.type not in _NAMES:
         return []
+    table = _named_child(args, 0) if args.named_child_count == 1 else None
+    if table is not None and table.type == "dictionary" and source[method.start_byte : method.end_byte] == b"update":
+        # `self.nodes.update({ast.Dict: self._eval_dict})`: the values go into the table, as in its literal
+        values = [p.child_by_field_name("value") for p in table.named_children if p.type == "pair"]
+        return [("item", container, v) for v in map(_item_value, values) if v is not None]
     position = _ADDING_METHODS.get(source[method.start_byte : method.end_byte])
     if position is None or args.named_child_count != position + 1:
         return []
