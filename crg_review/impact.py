@@ -101,6 +101,9 @@ RECEIVER_GUESS_MAX_REFS = 2000
 #: a method's name called on objects of unknown type at at most this many places that the resolver left
 #: ambiguous (more classes define it than it matches): those places are listed among its callers
 PROTOCOL_MAX_SITES = 30
+#: what a line of a scope says of the classes it names (:meth:`Graph._reference_lines`): the names its annotations
+#: use, whether it tests a type, the names it references as values
+_Line = tuple[frozenset[str], bool, frozenset[str]]
 #: builtins given a class to test or to look up in, not to make one: `isinstance(x, Cls)`, `super(Cls, self)`
 _TYPE_TESTS = ("isinstance", "issubclass", "super")
 #: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
@@ -309,6 +312,7 @@ class Graph:
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
+        self._lines: dict[tuple[int, int], _Line] = {}  # (scope, line) → :meth:`_reference_lines`
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -1157,7 +1161,7 @@ class Graph:
                 # method runs wherever an instance is used, so a type test (`isinstance(other, Symbol)`, then
                 # `other == self`) is as good a use as any there
                 name = self.nodes([cls])[cls].name
-                lines = self._reference_lines({e.src for e in found if e.kind == "ref"}) if not special else {}
+                lines = self._reference_lines((e.src, e.line) for e in found if e.kind == "ref") if not special else {}
                 found = [
                     e
                     for e in found
@@ -1431,30 +1435,35 @@ class Graph:
         for c, ids in members.items():
             self._class_family[(c, key)] = any(i in users for i in ids)
 
-    def _reference_lines(self, scopes: Iterable[int]) -> dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]]:
-        """Per (scope, line) of ``scopes``: the names the line's annotations use (a string one, ``self: "Version"``,
+    def _reference_lines(self, sites: Iterable[tuple[int, int]]) -> dict[tuple[int, int], _Line]:
+        """Per (scope, line) of ``sites``: the names the line's annotations use (a string one, ``self: "Version"``,
         included), whether it names a class to a type test (:data:`_TYPE_TESTS`), and the names it references as
-        values."""
-        want = sorted(scopes)
-        out: dict[tuple[int, int], tuple[frozenset[str], bool, frozenset[str]]] = {}
-        for chunk in _chunks(want):
+        values. Read by file (the index of refs) for the lines asked, and kept."""
+        want = sorted(set(sites) - self._lines.keys())
+        files = self.nodes({scope for scope, _ in want})
+        for chunk in _chunks(want, 400):
+            file_ids = sorted({files[scope].file_id for scope, _ in chunk if scope in files})
+            pairs = ", ".join("(?, ?)" for _ in chunk)
             rows = self.conn.execute(
-                f"SELECT scope_id, line, kind, name, receiver FROM refs WHERE scope_id IN ({_in(chunk)})"
+                f"SELECT scope_id, line, kind, name, receiver FROM refs WHERE file_id IN ({_in(file_ids)})"
+                f" AND (scope_id, line) IN (VALUES {pairs})"
                 f" AND (kind IN ('type', 'ref', 'assign') OR (kind = 'call' AND name IN ({_in(_TYPE_TESTS)})))",
-                [*chunk, *_TYPE_TESTS],
+                [*file_ids, *(x for pair in chunk for x in pair), *_TYPE_TESTS],
             )
+            for site in chunk:
+                self._lines[site] = (frozenset(), False, frozenset())
             for scope, line, kind, name, receiver in rows:
-                types, tested, values = out.get((scope, line), (frozenset(), False, frozenset()))
+                types, tested, values = self._lines[(scope, line)]
                 if kind == "assign":  # a parameter's annotation, as written: `self: "Version"` names the class too
                     if receiver[:1] not in ("'", '"'):
                         continue
                     kind, name = "type", receiver.strip("'\"").rpartition(".")[2]
-                out[(scope, line)] = (
+                self._lines[(scope, line)] = (
                     types | {name} if kind == "type" else types,
                     tested or kind == "call",
                     values | {name} if kind == "ref" else values,
                 )
-        return out
+        return self._lines
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
@@ -2618,7 +2627,7 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
     )
 
 
-def _names_value(line: tuple[frozenset[str], bool, frozenset[str]] | None, class_name: str) -> bool:
+def _names_value(line: _Line | None, class_name: str) -> bool:
     """Whether a line that references a class (:meth:`Graph._reference_lines`) may make or use an instance of it: not
     a type test, and, where annotations name types, one names the class itself (``memo: TypeCheckMemo``, a parameter
     holding an instance) or a value does (a parameter's default), not only an alias naming many (``schema:
