@@ -1437,8 +1437,9 @@ class Graph:
 
     def _reference_lines(self, sites: Iterable[tuple[int, int]]) -> dict[tuple[int, int], _Line]:
         """Per (scope, line) of ``sites``: the names the line's annotations use (a string one, ``self: "Version"``,
-        included), whether it names a class to a type test (:data:`_TYPE_TESTS`), and the names it references as
-        values. Read by file (the index of refs) for the lines asked, and kept."""
+        included), whether it is a type test (:data:`_TYPE_TESTS`) that calls nothing else (``if isinstance(schema,
+        Object):``, ``super(Remove, self).__call__(v)``; not ``isinstance(TinyDB(storage=MemoryStorage).storage, ...)``),
+        and the names it references as values. Read by file (the index of refs) for the lines asked, and kept."""
         want = sorted(set(sites) - self._lines.keys())
         files = self.nodes({scope for scope, _ in want})
         for chunk in _chunks(want, 400):
@@ -1446,23 +1447,22 @@ class Graph:
             pairs = ", ".join("(?, ?)" for _ in chunk)
             rows = self.conn.execute(
                 f"SELECT scope_id, line, kind, name, receiver FROM refs WHERE file_id IN ({_in(file_ids)})"
-                f" AND (scope_id, line) IN (VALUES {pairs})"
-                f" AND (kind IN ('type', 'ref', 'assign') OR (kind = 'call' AND name IN ({_in(_TYPE_TESTS)})))",
-                [*file_ids, *(x for pair in chunk for x in pair), *_TYPE_TESTS],
+                f" AND (scope_id, line) IN (VALUES {pairs}) AND kind IN ('type', 'ref', 'assign', 'call')",
+                [*file_ids, *(x for pair in chunk for x in pair)],
             )
-            for site in chunk:
-                self._lines[site] = (frozenset(), False, frozenset())
+            found: dict[tuple[int, int], tuple[set[str], set[str], set[bool]]] = {site: (set(), set(), set()) for site in chunk}
             for scope, line, kind, name, receiver in rows:
-                types, tested, values = self._lines[(scope, line)]
+                types, values, calls = found[(scope, line)]
                 if kind == "assign":  # a parameter's annotation, as written: `self: "Version"` names the class too
-                    if receiver[:1] not in ("'", '"'):
-                        continue
-                    kind, name = "type", receiver.strip("'\"").rpartition(".")[2]
-                self._lines[(scope, line)] = (
-                    types | {name} if kind == "type" else types,
-                    tested or kind == "call",
-                    values | {name} if kind == "ref" else values,
-                )
+                    if receiver[:1] in ("'", '"'):
+                        types.add(receiver.strip("'\"").rpartition(".")[2])
+                elif kind == "call":  # True: a type test; False: any other call but a method of super()
+                    if name in _TYPE_TESTS or not receiver.startswith("super("):
+                        calls.add(name in _TYPE_TESTS)
+                else:
+                    (types if kind == "type" else values).add(name)
+            for site, (types, values, calls) in found.items():
+                self._lines[site] = (frozenset(types), calls == {True}, frozenset(values))
         return self._lines
 
     def _names_as_value(self, scope: int, name: str) -> bool:

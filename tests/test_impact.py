@@ -547,7 +547,8 @@ def test_a_union_alias_or_a_type_test_naming_a_class_makes_none_of_its_instances
         "def factory(cls: type = Thing):\n    return cls()\n\n\n"
         "def keep():\n    kinds = [Thing]\n    return kinds\n\n\n"
         "def use(t: Thing):\n    return t.size\n\n\n"
-        "def use_later(t: 'Thing', n: Any):\n    return t.size\n",
+        "def use_later(t: 'Thing', n: Any):\n    return t.size\n\n\n"
+        "def boxed():\n    return isinstance(factory(cls=Thing), Thing)\n",
     )
     write(
         repo,
@@ -561,7 +562,9 @@ def test_a_union_alias_or_a_type_test_naming_a_class_makes_none_of_its_instances
     data = review(capsys, repo)
     found = impacted(data)
     # a call, a parameter's default, a value kept, and an instance used where its class is its parameter's annotation
-    assert {"make", "factory", "keep", "use", "use_later"} <= set(found)  # a string annotation names the class too
+    # a string annotation names the class too; a type test that also calls something may hand the class over
+    assert {"make", "factory", "keep", "use", "use_later", "boxed"} <= set(found)
+    assert found["boxed"]["depth"] == 1  # not only through factory
     assert "handle" not in found and "check" not in found
     tests = selected(data)
     assert {"tests/test_api.py::test_make", "tests/test_api.py::test_factory"} <= set(tests)
