@@ -104,8 +104,10 @@ PROTOCOL_MAX_SITES = 30
 #: what a line of a scope says of the classes it names (:meth:`Graph._reference_lines`): the names its annotations
 #: use, whether it tests a type, the names it references as values
 _Line = tuple[frozenset[str], bool, frozenset[str]]
-#: builtins given a class to test or to look up in, not to make one: `isinstance(x, Cls)`, `super(Cls, self)`
-_TYPE_TESTS = ("isinstance", "issubclass", "super")
+#: builtins given a class to look up in, not to make one: `super(Cls, self)` (a type test, `isinstance(x, Cls)`, is not
+#: among them: code that tests a type handles instances, and often makes them itself where the index cannot see it,
+#: `self._box_config["box_class"](**config)` next to `isinstance(other, Box)` in python-box)
+_TYPE_TESTS = ("super",)
 #: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
 #: than it matches
 _AMBIGUOUS_CALLS = (
@@ -1154,12 +1156,9 @@ class Graph:
             ]
             if found:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls). For a
-                # constructor, not a type test either (`isinstance(key, Remove)`, `super(Remove, self)`: the instance
-                # was made elsewhere, by a call the walk follows), nor an annotation naming the class only through an
+                # constructor, not `super(Remove, self)` either, nor an annotation naming the class only through an
                 # alias of many (`schema_: Schemable`); `memo: TypeCheckMemo` counts: that function uses the instances
-                # the constructor sets up, made where the index may not see it (typeguard's generated code). A special
-                # method runs wherever an instance is used, so a type test (`isinstance(other, Symbol)`, then
-                # `other == self`) is as good a use as any there
+                # the constructor sets up, made where the index may not see it (typeguard's generated code)
                 name = self.nodes([cls])[cls].name
                 lines = self._reference_lines((e.src, e.line) for e in found if e.kind == "ref") if not special else {}
                 found = [
@@ -1437,9 +1436,9 @@ class Graph:
 
     def _reference_lines(self, sites: Iterable[tuple[int, int]]) -> dict[tuple[int, int], _Line]:
         """Per (scope, line) of ``sites``: the names the line's annotations use (a string one, ``self: "Version"``,
-        included), whether it is a type test (:data:`_TYPE_TESTS`) that calls nothing else (``if isinstance(schema,
-        Object):``, ``super(Remove, self).__call__(v)``; not ``isinstance(TinyDB(storage=MemoryStorage).storage, ...)``),
-        and the names it references as values. Read by file (the index of refs) for the lines asked, and kept."""
+        included), whether it only looks a class up (:data:`_TYPE_TESTS`: ``super(Remove, self).__call__(v)``) and
+        calls nothing else, and the names it references as values. Read by file (the index of refs) for the lines
+        asked, and kept."""
         want = sorted(set(sites) - self._lines.keys())
         files = self.nodes({scope for scope, _ in want})
         for chunk in _chunks(want, 400):
@@ -1456,7 +1455,7 @@ class Graph:
                 if kind == "assign":  # a parameter's annotation, as written: `self: "Version"` names the class too
                     if receiver[:1] in ("'", '"'):
                         types.add(receiver.strip("'\"").rpartition(".")[2])
-                elif kind == "call":  # True: a type test; False: any other call but a method of super()
+                elif kind == "call":  # True: a look-up (super); False: any other call but a method of super()
                     if name in _TYPE_TESTS or not receiver.startswith("super("):
                         calls.add(name in _TYPE_TESTS)
                 else:
@@ -2629,8 +2628,8 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
 
 def _names_value(line: _Line | None, class_name: str) -> bool:
     """Whether a line that references a class (:meth:`Graph._reference_lines`) may make or use an instance of it: not
-    a type test, and, where annotations name types, one names the class itself (``memo: TypeCheckMemo``, a parameter
-    holding an instance) or a value does (a parameter's default), not only an alias naming many (``schema:
+    a ``super()`` look-up, and, where annotations name types, one names the class itself (``memo: TypeCheckMemo``, a
+    parameter holding an instance) or a value does (a parameter's default), not only an alias naming many (``schema:
     Schemable``, a union of a dozen classes)."""
     if line is None:
         return True
