@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import CrgError
 from .languages import hooks_for, language_for_path
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol, param_name
 from .resolve import PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 from .store import escape_like
@@ -101,13 +101,6 @@ RECEIVER_GUESS_MAX_REFS = 2000
 #: a method's name called on objects of unknown type at at most this many places that the resolver left
 #: ambiguous (more classes define it than it matches): those places are listed among its callers
 PROTOCOL_MAX_SITES = 30
-#: what a line of a scope says of the classes it names (:meth:`Graph._reference_lines`): the names its annotations
-#: use, whether it tests a type, the names it references as values
-_Line = tuple[frozenset[str], bool, frozenset[str]]
-#: builtins given a class to look up in, not to make one: `super(Cls, self)` (a type test, `isinstance(x, Cls)`, is not
-#: among them: code that tests a type handles instances, and often makes them itself where the index cannot see it,
-#: `self._box_config["box_class"](**config)` next to `isinstance(other, Box)` in python-box)
-_TYPE_TESTS = ("super",)
 #: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
 #: than it matches
 _AMBIGUOUS_CALLS = (
@@ -314,7 +307,6 @@ class Graph:
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
-        self._lines: dict[tuple[int, int], _Line] = {}  # (scope, line) → :meth:`_reference_lines`
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
@@ -1154,19 +1146,10 @@ class Graph:
                 for e in edges
                 if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
             ]
-            if found:
-                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls). For a
-                # constructor, not `super(Remove, self)` either, nor an annotation naming the class only through an
-                # alias of many (`schema_: Schemable`); `memo: TypeCheckMemo` counts: that function uses the instances
-                # the constructor sets up, made where the index may not see it (typeguard's generated code)
+            if special and found:
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name
-                lines = self._reference_lines((e.src, e.line) for e in found if e.kind == "ref") if not special else {}
-                found = [
-                    e
-                    for e in found
-                    if e.kind == "call"
-                    or (self._names_as_value(e.src, name) if special else _names_value(lines.get((e.src, e.line)), name))
-                ]
+                found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
         return out
 
@@ -1298,16 +1281,18 @@ class Graph:
             " AND s.kind IN ('function', 'method')"
             " AND (instr(s.params, r.name) > 0 OR (p.kind IN ('function', 'method') AND instr(p.params, r.name) > 0))"
             " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src_id = r.scope_id AND e.line = r.line AND e.kind = 'call')"
-        )  # read lazily: past PROTOCOL_MAX_SITES scopes the answer is "too many", whichever they are
+        )  # read lazily, a batch at a time: past PROTOCOL_MAX_SITES scopes the answer is "too many", whichever they are
         sites: dict[int, int] = {}
-        for scope_id, line, name in rows:
-            node = self.nodes([scope_id]).get(scope_id)
-            if node is None or node.in_test_file:
-                continue
-            if any(name == _param_name(p) for n in [node, *self._makers(node)] for p in n.params):
-                sites[scope_id] = min(line, sites.get(scope_id, line))
-                if len(sites) > PROTOCOL_MAX_SITES:
-                    break
+        while len(sites) <= PROTOCOL_MAX_SITES and (batch := rows.fetchmany(500)):
+            nodes = self.nodes(r[0] for r in batch)
+            for scope_id, line, name in batch:
+                node = nodes.get(scope_id)
+                if node is None or node.in_test_file:
+                    continue
+                if any(name == param_name(p) for n in [node, *self._makers(node)] for p in n.params):
+                    sites[scope_id] = min(line, sites.get(scope_id, line))
+                    if len(sites) > PROTOCOL_MAX_SITES:
+                        break
         return sorted(sites.items())
 
     def _has_outside_base(self, class_id: int) -> bool:
@@ -1433,36 +1418,6 @@ class Graph:
         users = self.family_users(method, [i for ids in members.values() for i in ids])
         for c, ids in members.items():
             self._class_family[(c, key)] = any(i in users for i in ids)
-
-    def _reference_lines(self, sites: Iterable[tuple[int, int]]) -> dict[tuple[int, int], _Line]:
-        """Per (scope, line) of ``sites``: the names the line's annotations use (a string one, ``self: "Version"``,
-        included), whether it only looks a class up (:data:`_TYPE_TESTS`: ``super(Remove, self).__call__(v)``) and
-        calls nothing else, and the names it references as values. Read by file (the index of refs) for the lines
-        asked, and kept."""
-        want = sorted(set(sites) - self._lines.keys())
-        files = self.nodes({scope for scope, _ in want})
-        for chunk in _chunks(want, 400):
-            file_ids = sorted({files[scope].file_id for scope, _ in chunk if scope in files})
-            pairs = ", ".join("(?, ?)" for _ in chunk)
-            rows = self.conn.execute(
-                f"SELECT scope_id, line, kind, name, receiver FROM refs WHERE file_id IN ({_in(file_ids)})"
-                f" AND (scope_id, line) IN (VALUES {pairs}) AND kind IN ('type', 'ref', 'assign', 'call')",
-                [*file_ids, *(x for pair in chunk for x in pair)],
-            )
-            found: dict[tuple[int, int], tuple[set[str], set[str], set[bool]]] = {site: (set(), set(), set()) for site in chunk}
-            for scope, line, kind, name, receiver in rows:
-                types, values, calls = found[(scope, line)]
-                if kind == "assign":  # a parameter's annotation, as written: `self: "Version"` names the class too
-                    if receiver[:1] in ("'", '"'):
-                        types.add(receiver.strip("'\"").rpartition(".")[2])
-                elif kind == "call":  # True: a look-up (super); False: any other call but a method of super()
-                    if name in _TYPE_TESTS or not receiver.startswith("super("):
-                        calls.add(name in _TYPE_TESTS)
-                else:
-                    (types if kind == "type" else values).add(name)
-            for site, (types, values, calls) in found.items():
-                self._lines[site] = (frozenset(types), calls == {True}, frozenset(values))
-        return self._lines
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
@@ -2624,22 +2579,6 @@ def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
         or (how == "glob" and fnmatch.fnmatchcase(name, literal))
         for literal, how in tests
     )
-
-
-def _names_value(line: _Line | None, class_name: str) -> bool:
-    """Whether a line that references a class (:meth:`Graph._reference_lines`) may make or use an instance of it: not
-    a ``super()`` look-up, and, where annotations name types, one names the class itself (``memo: TypeCheckMemo``, a
-    parameter holding an instance) or a value does (a parameter's default), not only an alias naming many (``schema:
-    Schemable``, a union of a dozen classes)."""
-    if line is None:
-        return True
-    types, tested, values = line
-    return not tested and (not types or class_name in types or class_name in values)
-
-
-def _param_name(param: str) -> str:
-    """``x=``, ``*args``, ``**kw`` → the name the parameter binds."""
-    return param.lstrip("*").rstrip("=")
 
 
 def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) -> list[EdgeIn]:

@@ -22,6 +22,7 @@ __all__ = [
     "Reference",
     "Symbol",
     "decorator_name",
+    "param_name",
 ]
 
 #: kinds of symbols that have members and bases
@@ -43,6 +44,12 @@ SYMBOL_KINDS = (
     "method",
     "test",  # a test that is not a function definition (JS/TS `it("...")`, RSpec `it "..."`)
 )
+
+
+def param_name(param: str) -> str:
+    """The name a parameter of :attr:`Symbol.params` binds: ``x=`` (a default), ``*args``, ``**kw`` → ``x``, ``args``,
+    ``kw``."""
+    return param.lstrip("*").rstrip("=")
 
 
 def decorator_name(text: str) -> str:

@@ -45,7 +45,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name, param_name
 from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -2326,7 +2326,7 @@ def _is_property(s: Sym) -> bool:
 
 def _param_names(fn: Sym) -> set[str]:
     """A function's parameter names, without ``*``, ``**`` and the ``=`` of a default."""
-    return {p.lstrip("*").rstrip("=") for p in fn.params}
+    return {param_name(p) for p in fn.params}
 
 
 def _is_fixture_decorator(d: str) -> bool:

@@ -8,7 +8,7 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol
+from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol, param_name
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -451,12 +451,12 @@ def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
     method = function.child_by_field_name("attribute")
     if container is None or method is None or container.type not in _NAMES:
         return []
+    added = source[method.start_byte : method.end_byte]
     table = _named_child(args, 0) if args.named_child_count == 1 else None
-    if table is not None and table.type == "dictionary" and source[method.start_byte : method.end_byte] == b"update":
+    if added == b"update" and table is not None and table.type == "dictionary":
         # `self.nodes.update({ast.Dict: self._eval_dict})`: the values go into the table, as in its literal
-        values = [p.child_by_field_name("value") for p in table.named_children if p.type == "pair"]
-        return [("item", container, v) for v in map(_item_value, values) if v is not None]
-    position = _ADDING_METHODS.get(source[method.start_byte : method.end_byte])
+        return [("item", container, v) for v in map(_item_value, _dict_values(table)) if v is not None]
+    position = _ADDING_METHODS.get(added)
     if position is None or args.named_child_count != position + 1:
         return []
     value = _item_value(_named_child(args, position))
@@ -564,8 +564,7 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     if left_kind in _NAMES and right_kind == "dictionary":
         # (assignment left: [(identifier) (attribute)] @name right: (dictionary (pair value: [(identifier) (attribute)
         #   (call function: [(identifier) (attribute)])] @receiver))) @reference.item: a table of functions, say
-        values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
-        out.extend(("item", left, v) for v in map(_item_value, values) if v is not None)
+        out.extend(("item", left, v) for v in map(_item_value, _dict_values(right)) if v is not None)
     if left_kind == "identifier":
         # (assignment left: (identifier) @name right: [(subscript value: [(identifier) (attribute)] @receiver)
         #   (call function: (attribute object: [(identifier) (attribute)] @receiver attribute: (identifier) @_get))])
@@ -751,6 +750,11 @@ def _updated_wrapper(function: Any, call: Any, source: bytes) -> Any:
     if first is not None and first.type == "call":
         first = _uncast(first, source)
     return first if first is not None and first.type == "identifier" else None
+
+
+def _dict_values(dictionary: Any) -> list[Any]:
+    """The value nodes of a dictionary display's ``key: value`` pairs."""
+    return [p.child_by_field_name("value") for p in dictionary.named_children if p.type == "pair"]
 
 
 def _field_type(node: Any, field: str) -> str:
@@ -1252,7 +1256,7 @@ def finalize(result: ParseResult) -> None:
     locals_by_scope: dict[str, set[str]] = {}
     for s in result.symbols:
         if s.params:
-            locals_by_scope[s.qualname] = {p.lstrip("*").rstrip("=") for p in s.params}
+            locals_by_scope[s.qualname] = {param_name(p) for p in s.params}
     for r in result.references:
         if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
