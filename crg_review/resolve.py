@@ -200,6 +200,7 @@ class Resolver:
         self._subclass_queries = 0
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
+        self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
@@ -1091,6 +1092,7 @@ class Resolver:
             self._resolve_file(fid)
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self._facts.pop(fid, None)
+            self._tables.pop(fid, None)
             self._scoped_lookups.clear()
 
     def _resolve_file(self, fid: int) -> None:
@@ -1133,12 +1135,14 @@ class Resolver:
         calls_parameter: set[int] = set()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "holds", "reads", "yields", "unpack", "collects"):  # facts
+            if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects"):  # facts
                 if kind == "assign" and scope.kind in _CLASS_KINDS and language == "python" and self._defined_here(fid, receiver):
                     # `int = _field2method(Int, "int")` in a class body: the class holds the function the call
                     # returns, which `env.int(...)` runs wherever an instance goes (a reference of the class)
                     for t in self._returned_callables_of(fid, scope, name):
                         add(scope.id, Target(t.sym, "class-attribute", min(t.confidence, 0.9)), "ref", line)
+                if kind == "lookup" and language == "python" and receiver in _param_names(scope):
+                    calls_parameter.add(scope.id)  # `methods[name](*args)`, `f = table[k]; f()`: an item of a parameter
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 if name == "*" and kind == "getattr":
@@ -1232,6 +1236,12 @@ class Resolver:
                             add(scope.id, Target(getter, "descriptor", t.confidence), "call", line)
                 continue
             if kind in ("ref", "type"):
+                if not targets and kind == "ref" and not receiver and language == "python":
+                    # a local collection of functions given by name (or an item of one, a loop's variable): the
+                    # function it is given to may call them, as if they were given one by one
+                    held = self._given_callables(fid, scope, name)
+                    confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(held)), 3) if held else 0
+                    passed.extend((scope.id, line, Target(f, "table", confidence, len(held))) for f in held)
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
@@ -1713,42 +1723,96 @@ class Resolver:
     def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it takes an item of a table of functions the file fills (``f =
         TABLE.get(k)``, ``f = self.FUNCS[k]`` of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
-        body of a subclass of the same file that replaces it, or in the methods of such a subclass that add to it):
-        each function (or class) of the table, one of which runs."""
+        body of a subclass of the same file that replaces it, or in the methods of such a subclass that add to it;
+        ``table[k](...)``, see python.finalize): each function (or class) of the table, one of which runs."""
         if self._depth > 4:
             return []
         found: list[Sym] = []
         self._depth += 1
         try:
             for where, (kind, container) in self._facts_of(fid, scope, var):
-                if kind != "lookup":
-                    continue
-                tables = self._facts_of(fid, where, container)
-                cls = self.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
-                if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
-                    attr = container.partition(".")[2]
-                    facts = self.facts(fid)
-                    for sub in self._descendants(cls.id):
-                        if self.sym(sub).file_id == fid:
-                            tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
-                            # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
-                            for m in self.children(sub):
-                                tables.extend((m, f) for f in facts.get((m.id, container), []))
-                for at, (item_kind, text) in tables:
-                    if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
-                        continue
-                    receiver, _, name = text.rpartition(".")
-                    for t in self._resolve_name(fid, at, name, receiver, "ref"):
-                        if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
-                            found.append(t.sym)
-                    # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
-                    for t in self._variable_lookups(fid, at, text):
-                        if t.sym not in found:
-                            found.append(t.sym)
+                if kind == "lookup":
+                    found.extend(f for f in self._table_callables(fid, where, container) if f not in found)
         finally:
             self._depth -= 1
         confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
         return [Target(f, "table", confidence, len(found)) for f in found]
+
+    def _given_callables(self, fid: int, scope: Sym, var: str) -> list[Sym]:
+        """The functions a local collection holds when it is given to a call by name (``self._sub(mo, methods)``
+        after ``methods = {"plural": self.plural, ...}``), or an item of one is (``self._plequal(a, b, norm) for norm
+        in norms`` after ``norms = self.plural_noun, self.plural_verb``): the function given it may call them."""
+        if self._depth > 4:
+            return []
+        found: list[Sym] = []
+        self._depth += 1
+        try:
+            facts = self._facts_of(fid, scope, var)
+            tables = {(w.id, text): w for w, (kind, text) in facts if kind == "element"}
+            tables.update({(w.id, var): w for w, (kind, _) in facts if kind == "item"})
+            for (_, container), where in tables.items():
+                found.extend(f for f in self._table_callables(fid, where, container) if f not in found)
+        finally:
+            self._depth -= 1
+        return found
+
+    def _table_callables(self, fid: int, where: Sym, container: str) -> list[Sym]:
+        """The functions (and classes) a table of the file holds, stated in ``where`` or above: its items, those of
+        a subclass's replacement or additions for a table on self, and those of the table it is made from
+        (``self.operators = operators`` of ``operators = DEFAULT_OPERATORS.copy()`` or of a parameter's default
+        ``operators=DEFAULT_OPERATORS``, a table of the module: ``DEFAULT_OPERATORS = {ast.Add: safe_add, ...}``)."""
+        found: list[Sym] = []
+        todo = [(where, container)]
+        seen: set[tuple[int, str]] = set()
+        while todo and len(seen) < 8:
+            where, container = todo.pop()
+            if (where.id, container) in seen:
+                continue
+            seen.add((where.id, container))
+            tables = self._facts_of(fid, where, container)
+            cls = self.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
+            if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
+                attr = container.partition(".")[2]
+                facts = self.facts(fid)
+                for sub in self._descendants(cls.id):
+                    if self.sym(sub).file_id == fid:
+                        tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
+                        # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
+                        for m in self.children(sub):
+                            tables.extend((m, f) for f in facts.get((m.id, container), []))
+            if not tables and container.isidentifier():  # a module's table, stated at import time
+                module = self.module_symbol(fid)
+                tables = [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]
+            for at, (item_kind, text) in tables:
+                if item_kind in ("alias", "assign"):  # the table made from another: `= operators`, `= T.copy()`
+                    source = text.removesuffix(".copy") if item_kind == "assign" else text
+                    made = source != text or item_kind == "alias"
+                    if made and source != container and all(p.isidentifier() for p in source.split(".")):
+                        todo.append((at, source))
+                    continue
+                if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                receiver, _, name = text.rpartition(".")
+                for t in self._resolve_name(fid, at, name, receiver, "ref"):
+                    if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
+                        found.append(t.sym)
+                # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
+                for t in self._variable_lookups(fid, at, text):
+                    if t.sym not in found:
+                        found.append(t.sym)
+        return found
+
+    def _module_tables(self, fid: int) -> dict[str, list[str]]:
+        """The names each variable of the module holds at import time (``holds``: ``T = {k: f, ...}``, ``T =
+        [f, g]``), by variable."""
+        if fid not in self._tables:
+            out: dict[str, list[str]] = {}
+            for name, receiver in self.conn.execute(
+                "SELECT name, receiver FROM refs WHERE file_id=? AND kind='holds' AND receiver != '' ORDER BY id", (fid,)
+            ):
+                out.setdefault(receiver, []).append(name)
+            self._tables[fid] = out
+        return self._tables[fid]
 
     def _variable_lookups(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """The members a variable of ``scope`` holds when it is assigned a look-up by prefix that the scope does

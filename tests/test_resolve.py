@@ -1010,6 +1010,62 @@ def test_a_table_of_bound_methods_a_subclass_adds_to_calls_those_too(repo: Path,
     assert table == {"Eval._eval_num", "Compound._eval_list"}  # not what another table of the subclass holds
 
 
+
+def test_a_table_made_from_a_module_table_calls_its_functions(repo: Path, tmp_path: Path) -> None:
+    # simpleeval: `operators = DEFAULT_OPERATORS.copy()` (or a parameter's default), `self.operators = operators`,
+    # then `self.operators[type(node.op)](left, right)` or `op = self.operators[k]; op(a)`
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ev.py": (
+            "def add(a, b):\n    return a + b\n\n\ndef neg(a):\n    return -a\n\n\ndef noop():\n    return None\n\n\n"
+            "DEFAULT = {'+': add, '-': neg}\nHOOKS = [noop]\n\n\n"
+            "class Eval:\n    def __init__(self, operators=None):\n        if operators is None:\n"
+            "            operators = DEFAULT.copy()\n        self.operators = operators\n\n"
+            "    def binop(self, k, a, b):\n        return self.operators[k](a, b)\n\n"
+            "    def unary(self, k, a):\n        op = self.operators[k]\n        return op(a)\n\n\n"
+            "class Hooks:\n    def __init__(self, hooks=HOOKS):\n        self.hooks = hooks\n\n"
+            "    def run(self, i):\n        return self.hooks[i]()\n\n\n"
+            "def unrelated(d, k):\n    return d[k]()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("Eval.binop", "Eval.unary"):
+        assert {d[1] for d in calls(edges, f"pkg/ev.py::{scope}") if d[2] == "table"} == {"add", "neg"}
+    assert {d[1] for d in calls(edges, "pkg/ev.py::Hooks.run") if d[2] == "table"} == {"noop"}
+    assert not {d for d in calls(edges, "pkg/ev.py::unrelated") if d[2] == "table"}
+
+
+def test_functions_given_in_a_collection_are_called_by_the_function_given_it(repo: Path, tmp_path: Path) -> None:
+    # inflect: `methods: dict[str, Callable] = {"plural": self.plural, ...}` given to `_sub(mo, methods)`, which calls
+    # `methods[name](*args)`; `norms = self.plural, self.ordinal` iterated, each given to `_plequal(a, b, norm)`,
+    # which calls `pl(a)`; `keep(self.plural, ...)` does not call what it is given
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/eng.py": (
+            "class Engine:\n    def plural(self, w):\n        return w + 's'\n\n"
+            "    def ordinal(self, n):\n        return str(n)\n\n"
+            "    def other(self, n):\n        return n\n\n"
+            "    def _sub(self, name, methods):\n        return methods[name](1)\n\n"
+            "    def inflect(self, text):\n        methods: dict = {\n            'plural': self.plural,\n"
+            "            'ordinal': self.ordinal,\n        }\n        return self._sub(text, methods)\n\n"
+            "    def _plequal(self, a, b, pl):\n        return pl(a) == b\n\n"
+            "    def compare(self, a, b):\n        norms = self.plural, self.ordinal\n"
+            "        return any(self._plequal(a, b, norm) for norm in norms)\n\n"
+            "    def keep(self, *fs):\n        return list(fs)\n\n"
+            "    def stored(self):\n        kept = (self.other,)\n        return self.keep(kept)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {d[1] for d in calls(edges, "pkg/eng.py::Engine._sub") if d[2] == "passed"} == {"Engine.plural", "Engine.ordinal"}
+    assert {d[1] for d in calls(edges, "pkg/eng.py::Engine._plequal") if d[2] == "passed"} == {
+        "Engine.plural", "Engine.ordinal"
+    }
+    assert not {d for d in calls(edges, "pkg/eng.py::Engine.keep") if d[2] == "passed"}
+    # the tuple's functions are named by the scope that builds it: the walk goes from them to it
+    refs = {(e[3], e[5]) for e in edges if e[1] == "Engine.compare" and e[4] == "ref"}
+    assert {("Engine.plural", "self"), ("Engine.ordinal", "self")} <= refs
+
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

@@ -238,7 +238,7 @@ def make_imports(caps: dict[str, list[Any]], source: bytes) -> list[Import]:
 _NAMES = frozenset(("identifier", "attribute"))
 _OPERANDS = frozenset(("identifier", "attribute", "call"))
 #: collections written out whose items an assignment tells (``xs = [Cls(...), y]``)
-_DISPLAYS = frozenset(("list", "tuple", "set", "list_comprehension"))
+_DISPLAYS = frozenset(("list", "tuple", "expression_list", "set", "list_comprehension"))
 _LOOKUP_NAMES = frozenset(("string", "binary_operator", "call", "identifier"))
 _CAST_ARGS = frozenset(("identifier", "attribute", "subscript", "string"))
 _BOUNDS = frozenset(("identifier", "attribute", "string"))
@@ -358,6 +358,11 @@ def _call(node: Any, source: bytes) -> list[Item]:
         # (call function: (call function: [(identifier) (attribute)]) @receiver) @reference.callresult: what
         # `make(...)` returns is called (its __call__, or a function it returns; made in finalize)
         return [("callresult", function, function)]
+    if kind == "subscript":
+        # (call function: (subscript value: [(identifier) (attribute)] @name)) @reference.itemcall: an item of a table
+        # called, `self.operators[type(node.op)](left, right)` (a look-up of a variable of its own, in finalize)
+        table = function.child_by_field_name("value")
+        return [("itemcall", table, None)] if table is not None and table.type in _NAMES else []
     if kind not in _NAMES:
         return []
     # (call function: [(identifier) (attribute)] @callee arguments: (argument_list) @args) @reference.call
@@ -1279,11 +1284,12 @@ def finalize(result: ParseResult) -> None:
             generators.add(r.scope)
             r = r._replace(name="yield", receiver="")
         kept.append(r)
-    result.references = _compared_items(kept)
+    result.references = _called_items(_compared_items(kept))
     _drop_unused_facts(result)
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
     built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
+    collections = {(r.scope, r.name) for r in result.references if r.kind in ("item", "element")}
     module_names = _module_names(result)
     reads: set[tuple[str, str]] = set()
     # `V[k] = f` is a setitem and a getitem of the same subscript: no read
@@ -1326,7 +1332,12 @@ def finalize(result: ParseResult) -> None:
                     kind = "getattrcall" if is_called else "getattr"
                     refs.append(Reference(kind, name + "*", receiver, r.line, r.scope, None, ()))
             continue
-        if r.kind == "ref" and not r.receiver and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ())):
+        if (
+            r.kind == "ref"
+            and not r.receiver
+            and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ()))
+            and (r.scope, r.name) not in collections  # a local, but one holding functions may be given to a call
+        ):
             continue
         if r.kind == "with":
             # `with EXPR:` runs EXPR.__enter__() and EXPR.__exit__(): two calls on that receiver
@@ -1512,6 +1523,23 @@ def _compared_items(references: list[Reference]) -> list[Reference]:
     return out
 
 
+def _called_items(references: list[Reference]) -> list[Reference]:
+    """``table[k](...)`` calls an item of ``table``: a variable of its own (``ITEM_PREFIX`` and ``c`` and the line)
+    looks the item up (a ``lookup`` fact, as for ``f = table[k]``) and is called (its ``__call__``: resolve answers
+    with the functions the table holds)."""
+    out: list[Reference] = []
+    for r in references:
+        if r.kind != "itemcall":
+            out.append(r)
+            continue
+        table = _one_line(r.name)
+        if all(p.isidentifier() for p in table.split(".")):
+            item = f"{ITEM_PREFIX}c{r.line}"
+            out.append(Reference("lookup", item, table, r.line, r.scope, None, ()))
+            out.append(Reference("call", "__call__", item, r.line, r.scope, None, ()))
+    return out
+
+
 def _drop_unused_facts(result: ParseResult) -> None:
     """Keep the facts only the resolver's type questions read: what a function returns when the file calls
     it, and a loop variable's items when the loop body uses the variable as a receiver or operand."""
@@ -1523,11 +1551,17 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # special methods run without a call written by name (`iter(self)` runs __iter__: the calls made below)
     called.update(n for n in functions.values() if n.startswith("__") and n.endswith("__"))
     used: set[tuple[str, str]] = set()
+    # a collection of functions given by name to a call (`self._sub(mo, methods_dict)`), or an item of one in a loop
+    # (`self._plequal(a, b, norm) for norm in norms`): the function it goes to may call them (resolve: "passed")
+    tables = {r.name for r in result.references if r.kind == "item"}
+    given = {(r.scope, r.name) for r in result.references if r.kind == "ref" and not r.receiver}
     for r in result.references:
         if r.receiver:
             used.add((r.scope, r.receiver.split(".", 1)[0].split("(", 1)[0]))
         if r.kind in ("call", "with", "iterate"):
             used.add((r.scope, r.name.split(".", 1)[0].split("(", 1)[0]))
+        if r.kind == "element" and r.receiver in tables and (r.scope, r.name) in given:
+            used.add((r.scope, r.name))
     # what a called function returns may be a nested function that is called in turn (`@factory(...)` returns
     # `decorator`, which returns `wrapper`): keep the returns of the functions nested in called ones too
     kept = {q for q, name in functions.items() if name in called or functions.get(q.rpartition(".")[0]) in called}
@@ -1545,10 +1579,13 @@ def _drop_unused_facts(result: ParseResult) -> None:
     ]
     # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
     calls = {(r.scope, r.name) for r in result.references if r.kind == "call" and not r.receiver}
-    result.references = [r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls]
-    # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above)
-    # or to a look-up in it kept above
+    result.references = [
+        r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls or r.name.startswith(ITEM_PREFIX)
+    ]
+    # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above),
+    # to a look-up in it kept above, or to the call it is given to
     iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
+    iterated.update(name for _, name in given)
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
     result.references = [r for r in result.references if r.kind != "item" or r.name in iterated]
 

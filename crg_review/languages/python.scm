@@ -45,6 +45,9 @@
 (list (attribute) @expand.ref)
 (tuple (attribute) @expand.ref)
 (pair value: (attribute) @expand.ref)
+; `norms = self.plural_noun, self.plural_verb`: a tuple without parentheses, assigned
+(assignment right: (expression_list (identifier) @name) @reference.ref)
+(assignment right: (expression_list (attribute) @expand.ref))
 (return_statement (identifier) @name) @reference.ref
 ; `return self._run`: a bound method handed out, called by whoever calls what the function returns
 (return_statement (attribute) @expand.ref)
