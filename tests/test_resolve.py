@@ -1035,6 +1035,22 @@ def test_a_table_made_from_a_module_table_calls_its_functions(repo: Path, tmp_pa
     assert not {d for d in calls(edges, "pkg/ev.py::unrelated") if d[2] == "table"}
 
 
+
+def test_an_item_looked_up_and_called_in_a_nested_function_is_each_of_the_table(repo: Path, tmp_path: Path) -> None:
+    # simpleeval's comprehensions: `previous = self.nodes[ast.Name]`, then a closure calls `previous(node)`
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ev.py": (
+            "class Ev:\n    def __init__(self):\n        self.nodes = {int: self._num, str: self._name}\n\n"
+            "    def _num(self, n):\n        return n\n\n    def _name(self, n):\n        return n\n\n"
+            "    def comp(self, extra):\n        previous = self.nodes[str]\n\n"
+            "        def extra_names(node):\n            if node in extra:\n                return extra[node]\n"
+            "            return previous(node)\n\n        return extra_names\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {d[1] for d in calls(edges, "pkg/ev.py::Ev.comp.extra_names") if d[2] == "table"} == {"Ev._num", "Ev._name"}
+
 def test_functions_given_in_a_collection_are_called_by_the_function_given_it(repo: Path, tmp_path: Path) -> None:
     # inflect: `methods: dict[str, Callable] = {"plural": self.plural, ...}` given to `_sub(mo, methods)`, which calls
     # `methods[name](*args)`; `norms = self.plural, self.ordinal` iterated, each given to `_plequal(a, b, norm)`,

@@ -1578,7 +1578,14 @@ def _drop_unused_facts(result: ParseResult) -> None:
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
     # an item looked up is kept for a call of it (`f = TABLE.get(k); f(x)`)
-    calls = {(r.scope, r.name) for r in result.references if r.kind == "call" and not r.receiver}
+    # or in a function nested in the scope (`previous = self.nodes[ast.Name]`, then `def extra(node): ... previous(node)`)
+    calls: set[tuple[str, str]] = set()
+    for r in result.references:
+        if r.kind == "call" and not r.receiver:
+            scope = r.scope
+            while scope:
+                calls.add((scope, r.name))
+                scope = scope.rpartition(".")[0]
     result.references = [
         r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls or r.name.startswith(ITEM_PREFIX)
     ]
