@@ -398,12 +398,15 @@ OPERATORS = {
         "    def __lt__(self, other):\n        return self.text < other.text\n\n"
         "    def __str__(self):\n        return self.text\n\n"
         "    def __mod__(self, arg):\n        return self\n\n"
-        "    def __radd__(self, other):\n        return self\n"
+        "    def __radd__(self, other):\n        return self\n\n"
+        "    def __neg__(self):\n        return self\n\n"
+        "    def __invert__(self):\n        return self\n"
     ),
     "tests/test_v.py": (
         "from pkg.version import Version\n\n\n"
         "def test_ops(low: Version):\n    high = Version('2')\n    assert low < high\n"
         "    assert str(high) == '2'\n    assert Version('%s') % 1\n    assert 'x' + high\n    assert 1 + 2\n"
+        "    assert -high and ~low and -1\n"
     ),
 }
 
@@ -411,7 +414,7 @@ OPERATORS = {
 def test_operators_and_protocol_builtins_call_the_methods_of_typed_operands(repo: Path, tmp_path: Path) -> None:
     edges, _, stats = index(repo, OPERATORS, tmp_path / "i.db")
     found = calls(edges, "tests/test_v.py::test_ops")
-    for method in ("__lt__", "__str__", "__mod__", "__radd__"):
+    for method in ("__lt__", "__str__", "__mod__", "__radd__", "__neg__", "__invert__"):
         assert ("pkg/version.py", f"Version.{method}", "typed") in found
     # protocol calls on unknown operands are no unresolved calls of the user's
     assert stats["unresolved"] == stats["unresolved_by_reason"].get("builtin", 0)  # type: ignore[attr-defined]

@@ -795,6 +795,15 @@ def _binary(node: Any) -> list[Item]:
     return out
 
 
+def _unary(node: Any) -> list[Item]:
+    # (unary_operator operator: ["~" "-" "+"] @name argument: [(identifier) (attribute) (call)] @receiver) @reference.operator
+    operator = node.child_by_field_name("operator")
+    argument = node.child_by_field_name("argument")
+    if operator is None or argument is None or operator.type not in UNARY_METHODS or argument.type not in _OPERANDS:
+        return []
+    return [("unary", operator, argument)]
+
+
 #: a conversion of printf-style formatting: flags, width, precision, then the type (``%-8s``, ``%r``, ``%%``)
 _PERCENT = re.compile(r"%(\([^)]*\))?[#0 +-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)")
 #: the methods the conversions run on an object (``%s`` its __str__, ``%r`` and ``%a`` its __repr__)
@@ -1131,6 +1140,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _assignment(node, source)
     if what == "binary":
         return _binary(node) + _percent_format(node, source)
+    if what == "unary":
+        return _unary(node)
     if what == "comparison":
         return _comparison(node)
     if what == "with_item":
@@ -1194,6 +1205,8 @@ OPERATOR_METHODS = {
     "|": "or",
     "^": "xor",
 }
+#: unary operators: the method of the operand
+UNARY_METHODS = {"~": "__invert__", "-": "__neg__", "+": "__pos__"}
 #: comparisons: the method of the left operand, and the reflected one of the right
 COMPARISON_METHODS = {
     "<": ("__lt__", "__gt__"),
@@ -1423,11 +1436,11 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
             r = r._replace(kind="operator", name="==")
-        if r.kind in ("operator", "roperator", "protocol"):
+        if r.kind in ("operator", "roperator", "protocol", "unary"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
             if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
-                refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind == "protocol" else 1, ()))
+                refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind in ("protocol", "unary") else 1, ()))
                 if r.kind == "protocol" and r.name in LENGTH_HINTED:
                     refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
             continue
@@ -1601,6 +1614,8 @@ def _protocol_method(kind: str, name: str) -> str:
     """The method an operator (``kind`` operator: left operand, roperator: right) or a builtin calls."""
     if kind == "protocol":
         return PROTOCOL_BUILTINS.get(name, "")
+    if kind == "unary":
+        return UNARY_METHODS.get(name, "")
     if name in COMPARISON_METHODS:
         return COMPARISON_METHODS[name][kind == "roperator"]
     stem = OPERATOR_METHODS.get(name)

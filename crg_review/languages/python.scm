@@ -107,6 +107,8 @@
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
+; unary ones a method of their operand: `~x` x.__invert__(), `-x` x.__neg__(), `+x` x.__pos__() (made in finalize)
+(unary_operator) @expand.unary
 ; f-string interpolations format their value: `{x}` x.__format__ / x.__str__, `{x!r}` x.__repr__ (made in finalize)
 (interpolation) @expand.interpolation
 ; comparisons likewise (`a < b`: a.__lt__(b) or b.__gt__(a)), and `k in x` (below); builtins that call a protocol
