@@ -1516,6 +1516,15 @@ class Resolver:
             made = True
         return made
 
+    def _missing_hooks(self, cls: Sym) -> list[Target]:
+        """``x[k]`` on an instance of a dict subclass without a ``__getitem__`` of its own runs dict's, which calls
+        ``__missing__`` for an absent key: that of the class is the instance member (:meth:`_instance_member`), that
+        of a subclass a dispatch (munch's ``DefaultFactoryMunch`` for ``Munch.__getattr__``'s ``self[k]``)."""
+        if self.member(cls.id, "__getitem__") is not None:
+            return []
+        own = self.member(cls.id, "__missing__")
+        return [Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, "__missing__") if o != own]
+
     def _outside_call(self, fid: int, scope: Sym, text: str, *, makes: bool = False) -> bool:
         """Whether ``text`` (``np.array``, ``re.compile``, ``deque``) names something an import from outside the
         repository binds. ``makes``: and what calling it returns is that module's own object, not one it was given
@@ -1560,6 +1569,8 @@ class Resolver:
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
                     out.extend(self._getattr_hook(cls.id, name))
+                if name == "__getitem__" and language == "python":
+                    out.extend(self._missing_hooks(cls))
             return out if out else None
         chain = _call_chain(receiver)
         if chain is not None:
@@ -1599,6 +1610,8 @@ class Resolver:
                         out_typed.extend(self._getattr_hook(cls_sym.id, name))
                 if kind in ("call", "attr"):
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
+                if name == "__getitem__" and language == "python":
+                    out_typed.extend(self._missing_hooks(cls_sym))
             return out_typed or None
         out = []
         for t in bound:

@@ -424,6 +424,28 @@ def test_operators_and_protocol_builtins_call_the_methods_of_typed_operands(repo
     assert ("pkg/version.py", "Version.__str__", "typed") not in calls(edges, "tests/test_v.py::test_ops")
 
 
+
+def test_a_subscript_of_a_dict_subclass_runs_its_missing_hook(repo: Path, tmp_path: Path) -> None:
+    # munch: `Munch.__getattr__` reads `self[k]`, and `DefaultFactoryMunch.__missing__` answers an absent key
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": (
+            "class Munch(dict):\n    def __getattr__(self, k):\n        return self[k]\n\n\n"
+            "class Default(Munch):\n    def __missing__(self, k):\n        return None\n\n\n"
+            "class Plain:\n    def __getitem__(self, k):\n        return k\n\n\n"
+            "def use(d: Default, p: Plain):\n    return d['x'], p['y']\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/m.py", "Default.__missing__", "dispatch") in calls(edges, "pkg/m.py::Munch.__getattr__")
+    use = calls(edges, "pkg/m.py::use")
+    assert {("pkg/m.py", "Default.__missing__", "typed"), ("pkg/m.py", "Plain.__getitem__", "typed")} <= use
+    assert not {d for d in use if d[1].startswith("Munch.")}
+    # a class with a __getitem__ of its own answers there: no subclass's __missing__
+    changed = files["pkg/m.py"].replace("class Munch(dict):\n", "class Munch(dict):\n    def __getitem__(self, k):\n        return 1\n\n")
+    edges, _, _ = index(repo, {"pkg/m.py": changed}, tmp_path / "i.db")
+    assert ("pkg/m.py", "Default.__missing__", "dispatch") not in calls(edges, "pkg/m.py::Munch.__getattr__")
+
 ITERATION = {
     "pkg/model.py": (
         "import typing as t\n\n\n"
