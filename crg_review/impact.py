@@ -2722,14 +2722,16 @@ def convention_tests(
         stem = base[:-3]
         if stem == "__init__":
             stem = posixpath.basename(posixpath.dirname(path)) or stem
-        wanted = (f"test_{stem}.py", f"{stem}_test.py")
+        wanted = _convention_names(stem)
         files = [
             r[0]
             for r in graph.conn.execute(
-                "SELECT path FROM files WHERE is_test=1 AND (path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"
-                " OR path IN (?, ?))",
-                ("%/" + escape_like(wanted[0]), "%/" + escape_like(wanted[1]), wanted[0], wanted[1]),
+                "SELECT path FROM files WHERE is_test=1 AND ("
+                + " OR ".join(["path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"] * len(wanted))
+                + ")",
+                [p for w in wanted for p in ("%/" + escape_like(w), escape_like(w))],
             )
+            if posixpath.basename(r[0]).lower() in wanted
         ]
         if not files:
             continue
@@ -2741,6 +2743,17 @@ def convention_tests(
         elif path not in covered_paths:
             out.extend(tests)
     return out
+
+
+def _convention_names(stem: str) -> tuple[str, ...]:
+    """The test file names, lower case, that go by convention with a module's stem: ``test_<stem>.py`` and
+    ``<stem>_test.py``; and for a stem of several words, those of its last word (num2words's ``lang_RU.py`` and
+    ``tests/test_ru.py``)."""
+    words = [stem.lower()]
+    last = stem.rpartition("_")[2].lower()
+    if last != words[0] and len(last) > 1:
+        words.append(last)
+    return tuple(name for w in words for name in (f"test_{w}.py", f"{w}_test.py"))
 
 
 def _tests_naming(graph: Graph, tests: list[Node], names: set[str]) -> list[Node]:
@@ -3233,7 +3246,7 @@ def _analyze(
     add_recollected(graph, hits)
     for path in touched.changed_paths:
         stem = posixpath.basename(path)[:-3] if path.endswith(".py") else None
-        if stem and any(posixpath.basename(t.path) in (f"test_{stem}.py", f"{stem}_test.py") for t in conv):
+        if stem and any(posixpath.basename(t.path).lower() in _convention_names(stem) for t in conv):
             conv_paths.add(path)
     review.tests = sorted(
         (

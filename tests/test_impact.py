@@ -718,6 +718,28 @@ def test_convention_matches_are_marked(tmp_path: Path, capsys: Any) -> None:
     assert "CRG003" not in [r[0] for r in rules(data)]  # a convention test counts as a test
 
 
+
+def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path: Path, capsys: Any) -> None:
+    # num2words: `lang_RU.py`'s converter is found by a string the test passes; tests/test_ru.py tests it
+    repo = project(tmp_path)
+    write(repo, "pkg/lang_RU.py", "class Num2WordRU:\n    def to_cardinal(self, n):\n        return str(n)\n")
+    write(repo, "pkg/lang_EN.py", "class Num2WordEN:\n    def to_cardinal(self, n):\n        return str(n)\n")
+    write(
+        repo,
+        "pkg/convert.py",
+        "import importlib\n\n\ndef num2words(n, lang, kind='cardinal'):\n    module = importlib.import_module('pkg.lang_' + lang.upper())\n"
+        "    converter = getattr(module, 'Num2Word' + lang.upper())()\n    return eval('converter.to_' + kind)(n)\n",
+    )
+    for lang in ("ru", "en"):
+        write(
+            repo,
+            f"tests/test_{lang}.py",
+            f"from pkg.convert import num2words\n\n\ndef test_{lang}():\n    assert num2words(1, '{lang}')\n",
+        )
+    commit(repo, "converters")
+    edit(repo, "pkg/lang_RU.py", "return str(n)", "return repr(n)")
+    assert selected(review(capsys, repo)) == {"tests/test_ru.py::test_ru": (0, "convention")}
+
 def test_a_changed_test_selects_itself(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "tests/test_uses_db.py", "assert db\n", "assert db is not None\n")
