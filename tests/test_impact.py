@@ -739,6 +739,13 @@ def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path
     commit(repo, "converters")
     edit(repo, "pkg/lang_RU.py", "return str(n)", "return repr(n)")
     assert selected(review(capsys, repo)) == {"tests/test_ru.py::test_ru": (0, "convention")}
+    # the graph finds a test of the module elsewhere, none in its own test file: that file's tests go with it still
+    write(repo, "tests/test_direct.py", "from pkg.lang_RU import Num2WordRU\n\n\ndef test_direct():\n    assert Num2WordRU().to_cardinal(1)\n")
+    commit(repo, "a direct test")
+    edit(repo, "pkg/lang_RU.py", "return repr(n)", "return ascii(n)")
+    assert selected(review(capsys, repo)) == {
+        "tests/test_direct.py::test_direct": (1, "graph"), "tests/test_ru.py::test_ru": (0, "convention")
+    }
 
 def test_a_changed_test_selects_itself(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
@@ -1107,15 +1114,15 @@ def test_a_name_shared_with_a_builtin_method_is_not_followed_without_its_class(t
 def test_tests_far_beyond_the_nearest_one_are_cut(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     chain = "def f0():\n    return 1\n" + "".join(f"\n\ndef f{i}():\n    return f{i - 1}()\n" for i in range(1, 10))
-    write(repo, "pkg/chain.py", chain)
+    write(repo, "pkg/deep.py", chain)  # (not pkg/chain.py: tests/test_chain.py would go with it by convention)
     write(
         repo,
         "tests/test_far.py",
-        "from pkg.chain import f0, f6, f7\n\n\ndef test_near():\n    assert f0()\n\n\n"
+        "from pkg.deep import f0, f6, f7\n\n\ndef test_near():\n    assert f0()\n\n\n"
         "def test_edge():\n    assert f6()\n\n\ndef test_far():\n    assert f7()\n",
     )
     commit(repo, "chain")
-    edit(repo, "pkg/chain.py", "    return 1\n", "    return 2\n")
+    edit(repo, "pkg/deep.py", "    return 1\n", "    return 2\n")
     # the nearest test is 1 edge away: 6 more are allowed
     assert set(selected(review(capsys, repo))) == {"tests/test_far.py::test_near", "tests/test_far.py::test_edge"}
 
