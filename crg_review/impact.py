@@ -2715,9 +2715,9 @@ def convention_tests(
     found_files: set[str],
 ) -> list[Node]:
     """Tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
-    changed symbol, or every test of the file when the graph found no test for that module at all, or none in
-    that file (``found_files``: num2words's changed ``lang_RU.py`` reaches tests of other languages through the base
-    class, while the language's own are reached by a string the test passes)."""
+    changed symbol, or every test of the file when the graph found no test for that module at all; for a module of
+    a family (``lang_RU.py`` among ``lang_*.py``), also when it found none in that file (``found_files``: num2words's
+    changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string)."""
     out: list[Node] = []
     for path in sorted(changed_paths):
         if not path.endswith(".py"):
@@ -2746,9 +2746,23 @@ def convention_tests(
         naming = _tests_naming(graph, tests, names) if names else []
         if naming:
             out.extend(naming)
-        elif path not in covered_paths or found_files.isdisjoint(files):
+        elif path not in covered_paths or (found_files.isdisjoint(files) and _in_family(graph, path)):
             out.extend(tests)
     return out
+
+
+def _in_family(graph: Graph, path: str) -> bool:
+    """Whether a module is one of several of its folder named alike, by a first word and another (``lang_RU.py``,
+    ``lang_EN.py``): plug-ins, whose shared code makes the graph reach every member's tests from any of them."""
+    folder, _, base = path.rpartition("/")
+    prefix, sep, _ = base.partition("_")
+    if not sep or not prefix:
+        return False
+    pattern = escape_like(f"{folder}/{prefix}_" if folder else f"{prefix}_") + "%.py"
+    (count,) = graph.conn.execute(
+        "SELECT count(*) FROM files WHERE path LIKE ? ESCAPE '\\' AND is_test=0", (pattern,)
+    ).fetchone()
+    return bool(count > 1)
 
 
 def _convention_names(stem: str) -> tuple[str, ...]:

@@ -746,6 +746,13 @@ def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path
     assert selected(review(capsys, repo)) == {
         "tests/test_direct.py::test_direct": (1, "graph"), "tests/test_ru.py::test_ru": (0, "convention")
     }
+    # a module of no family (xmltodict.py, its tests found in tests/test_dicttoxml.py): the graph's answer stands
+    write(repo, "pkg/plain.py", "def g(n):\n    return n\n")
+    write(repo, "tests/test_plain.py", "def test_plain():\n    assert eval('1')\n")
+    write(repo, "tests/test_uses_plain.py", "from pkg.plain import g\n\n\ndef test_g():\n    assert g(1)\n")
+    commit(repo, "a module of no family")
+    edit(repo, "pkg/plain.py", "return n", "return +n")
+    assert selected(review(capsys, repo)) == {"tests/test_uses_plain.py::test_g": (1, "graph")}
 
 def test_a_changed_test_selects_itself(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
