@@ -1061,6 +1061,22 @@ def test_a_table_made_from_a_module_table_calls_its_functions(repo: Path, tmp_pa
 
 
 
+
+def test_a_collection_given_in_one_scope_keeps_its_type_in_a_nested_one(repo: Path, tmp_path: Path) -> None:
+    # configobj's validate: `section` given to a call there, and `section[entry] = check` in a nested function,
+    # which must still see what the function around it says `section` is
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conf.py": (
+            "class Section(dict):\n    def __setitem__(self, k, v):\n        dict.__setitem__(self, k, v)\n\n\n"
+            "def keep(x):\n    return x\n\n\n"
+            "def validate(section: Section):\n    keep(section)\n\n"
+            "    def entry(k, check):\n        section[k] = check\n\n    return entry\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/conf.py", "Section.__setitem__", "typed") in calls(edges, "pkg/conf.py::validate.entry")
+
 def test_an_item_looked_up_and_called_in_a_nested_function_is_each_of_the_table(repo: Path, tmp_path: Path) -> None:
     # simpleeval's comprehensions: `previous = self.nodes[ast.Name]`, then a closure calls `previous(node)`
     files = {

@@ -1605,9 +1605,12 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above),
     # to a look-up in it kept above, or to the call it is given to
     iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
-    iterated.update(name for _, name in given)
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
-    result.references = [r for r in result.references if r.kind != "item" or r.name in iterated]
+    # (a collection given is kept in its own scope only: items of a name in a nested function, `section[k] = v`,
+    # would hide from it the facts of the function around it, which type the name)
+    result.references = [
+        r for r in result.references if r.kind != "item" or r.name in iterated or (r.scope, r.name) in given
+    ]
 
 
 def _protocol_method(kind: str, name: str) -> str:
