@@ -2713,12 +2713,12 @@ def convention_tests(
     names_by_path: dict[str, set[str]],
     covered_paths: set[str],
     found_files: set[str],
-) -> list[Node]:
-    """Tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
+) -> dict[str, list[Node]]:
+    """By changed path, the tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
     changed symbol, or every test of the file when the graph found no test for that module at all; for a module of
     a family (``lang_RU.py`` among ``lang_*.py``), also when it found none in that file (``found_files``: num2words's
     changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string)."""
-    out: list[Node] = []
+    out: dict[str, list[Node]] = {}
     for path in sorted(changed_paths):
         if not path.endswith(".py"):
             continue
@@ -2737,7 +2737,6 @@ def convention_tests(
                 + ")",
                 [p for w in wanted for p in ("%/" + escape_like(w), escape_like(w))],
             )
-            if posixpath.basename(r[0]).lower() in wanted
         ]
         if not files:
             continue
@@ -2745,9 +2744,9 @@ def convention_tests(
         names = names_by_path.get(path, set())
         naming = _tests_naming(graph, tests, names) if names else []
         if naming:
-            out.extend(naming)
+            out[path] = naming
         elif path not in covered_paths or (found_files.isdisjoint(files) and _in_family(graph, path)):
-            out.extend(tests)
+            out[path] = tests
     return out
 
 
@@ -3259,16 +3258,12 @@ def _analyze(
         names_by_path.setdefault(r.path, set()).add(r.symbol.name)
     found_files = {h.node.path for h in hits.values()}
     conv = convention_tests(graph, touched.changed_paths, names_by_path, covered_paths, found_files)
-    conv_paths: set[str] = set()
-    for t in conv:
+    conv_paths = {path for path, tests in conv.items() if tests}
+    for t in (t for tests in conv.values() for t in tests):
         key = f"{t.path}::{t.qualname}"
         if key not in hits:
             hits[key] = TestHit(t, t.qualname, 0, "convention", 0)
     add_recollected(graph, hits)
-    for path in touched.changed_paths:
-        stem = posixpath.basename(path)[:-3] if path.endswith(".py") else None
-        if stem and any(posixpath.basename(t.path).lower() in _convention_names(stem) for t in conv):
-            conv_paths.add(path)
     review.tests = sorted(
         (
             RelatedTest(

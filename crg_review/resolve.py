@@ -1239,9 +1239,7 @@ class Resolver:
                 if not targets and kind == "ref" and not receiver and language == "python":
                     # a local collection of functions given by name (or an item of one, a loop's variable): the
                     # function it is given to may call them, as if they were given one by one
-                    held = self._given_callables(fid, scope, name)
-                    confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(held)), 3) if held else 0
-                    passed.extend((scope.id, line, Target(f, "table", confidence, len(held))) for f in held)
+                    passed.extend((scope.id, line, t) for t in _table_targets(self._given_callables(fid, scope, name)))
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)
@@ -1748,8 +1746,7 @@ class Resolver:
                     found.extend(f for f in self._table_callables(fid, where, container) if f not in found)
         finally:
             self._depth -= 1
-        confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
-        return [Target(f, "table", confidence, len(found)) for f in found]
+        return _table_targets(found)
 
     def _given_callables(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """The functions a local collection holds when it is given to a call by name (``self._sub(mo, methods)``
@@ -2399,6 +2396,12 @@ def _is_property(s: Sym) -> bool:
         d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
         for d in s.decorators
     )
+
+
+def _table_targets(found: list[Sym]) -> list[Target]:
+    """The functions of a table, one of which runs: each a guess among them (at most :data:`_LOOKUP_CONFIDENCE`)."""
+    confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
+    return [Target(f, "table", confidence, len(found)) for f in found]
 
 
 def _param_names(fn: Sym) -> set[str]:

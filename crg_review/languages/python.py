@@ -796,7 +796,7 @@ def _binary(node: Any) -> list[Item]:
 
 
 def _unary(node: Any) -> list[Item]:
-    # (unary_operator operator: ["~" "-" "+"] @name argument: [(identifier) (attribute) (call)] @receiver) @reference.operator
+    # (unary_operator operator: ["~" "-" "+"] @name argument: [(identifier) (attribute) (call)] @receiver) @reference.unary
     operator = node.child_by_field_name("operator")
     argument = node.child_by_field_name("argument")
     if operator is None or argument is None or operator.type not in UNARY_METHODS or argument.type not in _OPERANDS:
