@@ -27,7 +27,7 @@ import re
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import groupby
@@ -2026,13 +2026,19 @@ def walk_tests(
     deadline: Deadline | None = None,
     state: dict[int, tuple[int, str, int]] | None = None,
     executed: set[int] | None = None,
+    keyed: Collection[int] = (),
 ) -> dict[str, TestHit]:
     """Tests that reach any of ``starts`` (unbounded reverse BFS). ``seeds``: node → (start index, edge
     kind) for dependants known without an edge (references to removed symbols). Keyed by node id.
+    ``keyed``: starts in plug-in modules with tests named after them, whose tests the walk does not look for through a
+    table of instances (``CONVERTERS[lang]``): the key that picks their class is what their own tests give.
     With a ``deadline``, the walk stops when it passes (checked every few hundred nodes): the tests found
     until then, nearest first, are returned. ``state``, when given, is filled with every node reached:
     node → (depth, reason, bit set of the starts it reaches); ``executed``, with the modules whose import runs a change."""
     bit_of = {sid: 1 << i for i, sid in enumerate(starts)}
+    keyed_bits = 0
+    for sid in keyed:
+        keyed_bits |= bit_of.get(sid, 0)
     # node → (depth, reason, sources)
     if state is None:
         state = {}
@@ -2215,6 +2221,10 @@ def walk_tests(
                         guessed.append((e, node, bits, depth, reason, level))
                     continue
                 if e.confidence < floor:
+                    continue
+                if e.resolution == "instances" and bits & keyed_bits:
+                    if bits & ~keyed_bits:
+                        _reach(state, levels, nxt, plain, only, e, src, node, bits & ~keyed_bits, depth, level, reason)
                     continue
                 _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
         for e, node, bits, depth, reason, level in guessed:
@@ -2720,24 +2730,7 @@ def convention_tests(
     changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string)."""
     out: dict[str, list[Node]] = {}
     for path in sorted(changed_paths):
-        if not path.endswith(".py"):
-            continue
-        base = posixpath.basename(path)
-        if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
-            continue
-        stem = base[:-3]
-        if stem == "__init__":
-            stem = posixpath.basename(posixpath.dirname(path)) or stem
-        wanted = _convention_names(stem)
-        files = [
-            r[0]
-            for r in graph.conn.execute(
-                "SELECT path FROM files WHERE is_test=1 AND ("
-                + " OR ".join(["path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"] * len(wanted))
-                + ")",
-                [p for w in wanted for p in ("%/" + escape_like(w), escape_like(w))],
-            )
-        ]
+        files = convention_files(graph, path)
         if not files:
             continue
         tests = graph.tests_in_files(files)
@@ -2748,6 +2741,26 @@ def convention_tests(
         elif path not in covered_paths or (found_files.isdisjoint(files) and _in_family(graph, path)):
             out[path] = tests
     return out
+
+
+def convention_files(graph: Graph, path: str) -> list[str]:
+    """The test files named after a Python module by convention (:func:`_convention_names`); none for a test file."""
+    base = posixpath.basename(path)
+    if not path.endswith(".py") or base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
+        return []
+    stem = base[:-3]
+    if stem == "__init__":
+        stem = posixpath.basename(posixpath.dirname(path)) or stem
+    wanted = _convention_names(stem)
+    return [
+        r[0]
+        for r in graph.conn.execute(
+            "SELECT path FROM files WHERE is_test=1 AND ("
+            + " OR ".join(["path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'"] * len(wanted))
+            + ")",
+            [p for w in wanted for p in ("%/" + escape_like(w), escape_like(w))],
+        )
+    ]
 
 
 def _in_family(graph: Graph, path: str) -> bool:
@@ -3231,7 +3244,10 @@ def _analyze(
     # related tests: unbounded, with attribution to the changed symbols
     walked: dict[int, tuple[int, str, int]] = {}
     ran: set[int] = set()
-    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked, executed=ran)
+    start_nodes = graph.nodes(starts)
+    plugins = {p: bool(convention_files(graph, p)) and _in_family(graph, p) for p in {n.path for n in start_nodes.values()}}
+    keyed = {sid for sid, n in start_nodes.items() if plugins[n.path]}
+    hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked, executed=ran, keyed=keyed)
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked, ran)
     add_unparsed_tests(graph, hits, walked)

@@ -32,6 +32,10 @@ CLASS_KINDS = frozenset(("class", "struct", "interface", "trait", "enum"))
 MODULE_QUALNAME = "<module>"
 #: the qualified name of a Python module's `if __name__ == "__main__":` block, a scope of its own (languages/python.py)
 MAIN_SCOPE = "__main__"
+#: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
+RETURN_FACT = "return"
+#: kinds of symbols that run when called
+FUNCTION_KINDS = frozenset(("function", "method"))
 
 SYMBOL_KINDS = (
     "module",

@@ -23,7 +23,9 @@ them), ``passed`` (a function given by name to a function of the same file that 
 line of that call), ``spawn`` (a command line in the code running a module of the repository, ``[sys.executable, "-m",
 "pkg.cli"]``: its ``if __name__ == "__main__":`` block, or a package's ``__main__.py``), ``class-attribute``
 (``self.name(...)`` where a class body binds ``name`` to a function or class: ``_match = staticmethod(util.check)``),
-``argparse`` (``args.func(args)`` where the file gives ``set_defaults(func=cmd)`` to a parser), ``getattr-hook``
+``argparse`` (``args.func(args)`` where the file gives ``set_defaults(func=cmd)`` to a parser), ``instances`` (a
+method of an item of a table of instances of several classes, ``converter = CONVERTERS[lang]; converter.to_ordinal(n)``:
+as sure as the share of the classes whose method it is), ``getattr-hook``
 (``x.name`` on a typed receiver whose class lacks ``name`` but has a ``__getattr__``, which Python then calls),
 ``name-match`` (only
 the name is known; confidence falls with the number of candidates).
@@ -45,7 +47,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, decorator_name, param_name
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, RETURN_FACT, decorator_name, param_name
 from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -99,6 +101,8 @@ _GETATTR_CONFIDENCE = 0.6
 _ACCESSOR_DECORATORS = frozenset(("setter", "getter", "deleter"))
 #: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
 _HELD_CONFIDENCE = 0.9
+#: a method of an item of a table of instances (``CONVERTERS[lang].to_ordinal(n)``) when every instance has it
+_INSTANCES_CONFIDENCE = 0.9
 #: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
 #: caller (`return _zip_equal(*args)` passes it on); and one of several runs
 _GENERATOR_CONFIDENCE = 0.4
@@ -117,8 +121,6 @@ _PASSED_CONFIDENCE = 0.6
 _CALL_SPAN = 12
 _PASSED_BELOW_CONFIDENCE = 0.4
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
-#: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
-RETURN_FACT = "return"
 #: the pseudo-variable whose facts are a scope's look-ups by prefix (``getattr(self, f"visit_{...}")``)
 _LOOKUP_FACT = "getattr()"
 #: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
@@ -200,6 +202,7 @@ class Resolver:
         self._subclass_queries = 0
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
+        self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
         self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
@@ -460,7 +463,10 @@ class Resolver:
                 if kind == "element":
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
-                if kind in ("item", "lookup", "unpack"):  # what the collection holds, not what it is; an item of one
+                if kind == "lookup":  # an item of a collection: the classes of the instances added to it
+                    out.extend(c for c in self._held_classes(fid, where, text) if c not in out)
+                    continue
+                if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
                 name_text = _type_name(text)
                 if not name_text:
@@ -552,6 +558,15 @@ class Resolver:
             self._depth -= 1
         return out
 
+    def _held_classes(self, fid: int, scope: Sym, container: str) -> list[Sym]:
+        """Classes of the instances a collection of this file holds (``CONVERTERS = {"en": Num2Word_EN(), ...}``):
+        what ``CONVERTERS[lang]`` may be."""
+        out: list[Sym] = []
+        for where, (kind, text) in self._facts_of(fid, scope, container):
+            if kind == "item" and text.endswith(")"):
+                out.extend(c for c in self._item_classes(fid, where, text) if c not in out)
+        return out
+
     def _item_classes(self, fid: int, scope: Sym, text: str) -> list[Sym]:
         """Classes of a value added to a collection (an ``item`` fact): of the instance a call makes
         (``Cls(...)``, or what ``make(...)`` returns), or of a variable."""
@@ -611,8 +626,99 @@ class Resolver:
             # a classmethod of another file (`URIReference.from_string(...)`) is most often another constructor
             # of its class: one of its instances, as its decorator, a fact of the symbol, tells
             parent = self.sym(fn.parent_id) if fn.parent_id is not None and "classmethod" in fn.decorators else None
-            return [parent] if parent is not None and parent.kind in _CLASS_KINDS else []
-        return self._types_of(fid, fn, RETURN_FACT)
+            if parent is not None and parent.kind in _CLASS_KINDS:
+                return [parent]
+            out = self._returned_classes(fn)
+            out.extend(c for c in self._wrapper_classes(fid, fn) if c not in out)
+            return out
+        out = self._types_of(fid, fn, RETURN_FACT)
+        if fn.decorators:  # calling it runs the wrapper its decorator returns: what that returns
+            out.extend(c for c in self._wrapper_classes(fid, fn) if c not in out)
+        return out
+
+    def returned_facts(self, file_id: int) -> dict[int, list[Fact]]:
+        """A file's facts of what its functions return (function id → (kind, text)), the only facts of a file
+        that another file's resolution reads: when they change, the store names the function to the files
+        that may depend on them (store._returns_changed)."""
+        found = self._return_facts.get(file_id)
+        if found is None:
+            found = self._return_facts[file_id] = {}
+            for scope_id, kind, text in self.conn.execute(
+                "SELECT scope_id, kind, receiver FROM refs WHERE file_id=? AND name=? AND kind IN ('assign', 'alias')"
+                " ORDER BY id",
+                (file_id, RETURN_FACT),
+            ):
+                found.setdefault(int(scope_id), []).append((str(kind), str(text)))
+        return found
+
+    def _returned_classes(self, fn: Sym) -> list[Sym]:
+        """Classes a function of another file makes in its ``return`` statements (``return Indent(...)``), the
+        names looked up where it is defined through its definitions and imports only (its variables are
+        another file's facts, which are not read)."""
+        out: list[Sym] = []
+        if self._depth > 4:
+            return out
+        self._depth += 1
+        try:
+            for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
+                if kind == "assign" and text.partition(".")[0] not in ("self", "cls"):
+                    for found in self._bound(fn.file_id, fn, text):
+                        if found.kind in _CLASS_KINDS and not self._is_protocol(found) and found not in out:
+                            out.append(found)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _bound(self, file_id: int, scope: Sym, dotted: str) -> list[Sym]:
+        """What a dotted name means at ``scope`` through definitions and imports only (``Indent``, ``nodes.Name``):
+        no variable's facts are read, so it may be asked of another file than the one being resolved."""
+        head, *rest = dotted.split(".")
+        if not head.isidentifier():
+            return []
+        out: list[Sym] = []
+        for t in self.lookup(file_id, scope, head):
+            found: Sym | None = t.sym
+            for part in rest:
+                found = self._attribute(file_id, found, part) if found is not None else None
+            if found is not None and found not in out:
+                out.append(found)
+        return out
+
+    def _wrapper_classes(self, fid: int, fn: Sym) -> list[Sym]:
+        """For a function wrapped by a decorator function (of any file): the classes the
+        wrapper returns, which a call of ``fn`` returns (``@indent def l(...)``, where ``indent``'s wrapper
+        returns ``Indent(...)``, makes ``with self.l(...)`` run ``Indent.__enter__``)."""
+        if not fn.decorators or self._depth > 4:
+            return []
+        called = "(" in fn.decorators[0]
+
+        def nested(d: Sym) -> list[Sym]:  # the functions nested in d that it returns by name
+            children = self._child_map(d.id)
+            returned = [children.get(text) for kind, text in self.returned_facts(d.file_id).get(d.id, []) if kind == "alias"]
+            return [f for f in returned if f is not None and f.kind in ("function", "method")]
+
+        def made(d: Sym) -> list[Sym]:
+            if d.kind not in ("function", "method"):
+                return []
+            wrappers = [w for f in nested(d) for w in nested(f)] if called else nested(d)
+            out: list[Sym] = []
+            for w in wrappers:
+                out.extend(c for c in self._returns(w, fid) if c not in out)
+            return out
+
+        if fn.file_id == fid:
+            return self._through_decorator(fid, fn, made)
+        # a function of another file: its decorator through that file's definitions and imports only (which the
+        # store names it for when they change; resolve.affected_files: the functions a changed decorator decorates)
+        callee = fn.decorators[0].partition("(")[0].strip()
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for d in self._bound(fn.file_id, self.defined_in(fn), callee):
+                out.extend(c for c in made(d) if c not in out)
+        finally:
+            self._depth -= 1
+        return out
 
     def _signature(self, fn: Sym) -> str:
         sig = self._signatures.get(fn.id)
@@ -1577,6 +1683,11 @@ class Resolver:
         if not head.isidentifier():
             return None
         bound = self.lookup(fid, scope, head)
+        if not bound and not rest and name != "__call__":
+            # `converter = CONVERTERS[lang]`: one of the table's instances, by a key known when it runs
+            held = self._table_classes(fid, scope, receiver)
+            if held:
+                return self._instance_targets(held, lambda c: [m for m in [self._instance_member(c.id, name)] if m]) or None
         if not bound:
             typed = not rest or head in ("self", "cls")
             classes = self._types_of(fid, scope, receiver) if typed else []
@@ -1845,6 +1956,9 @@ class Resolver:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
         prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses (for
         an empty prefix, all but the special methods)."""
+        held = self._table_classes(fid, scope, receiver) if receiver.isidentifier() else []
+        if held:  # an item of a table of instances: each class's own members of the prefix, or those it inherits
+            return self._instance_targets(held, lambda c: self._prefixed_definitions(c, prefix, scope), _LOOKUP_CONFIDENCE)
         if receiver in ("self", "cls"):
             cls = self.enclosing_class(scope)
             classes = [cls] if cls is not None else []
@@ -1870,6 +1984,49 @@ class Resolver:
         # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
         confidence = _LOOKUP_CONFIDENCE if prefix else round(min(_LOOKUP_CONFIDENCE, 1 / max(len(found), 1)), 3)
         return [Target(m, "getattr", confidence, len(found)) for m in found]
+
+    def _prefixed_definitions(self, cls: Sym, prefix: str, scope: Sym) -> list[Sym]:
+        """The methods an instance of ``cls`` has whose name starts with ``prefix``: the first definition of each
+        name along its bases."""
+        seen: dict[str, Sym] = {}
+        for cid in self._linearized(cls.id):
+            for child in self.children(cid):
+                if (
+                    child.kind in ("function", "method")
+                    and child.name.startswith(prefix)
+                    and child.name != prefix
+                    and child.id != scope.id
+                    and (prefix or not child.name.startswith("__"))
+                ):
+                    seen.setdefault(child.name, child)
+        return list(seen.values())
+
+    def _table_classes(self, fid: int, scope: Sym, variable: str) -> list[Sym]:
+        """For a variable that only ever takes an item of collections of this file (``converter = CONVERTERS[lang]``):
+        the classes of the instances they hold, when there are several (:meth:`_held_classes`)."""
+        found = self._facts_of(fid, scope, variable)
+        if not found or any(kind != "lookup" for _, (kind, _text) in found) or self._depth > 4:
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (_kind, text) in found:
+                out.extend(c for c in self._held_classes(fid, where, text) if c not in out)
+        finally:
+            self._depth -= 1
+        return out if len(out) > 1 else []
+
+    def _instance_targets(
+        self, classes: list[Sym], members: Callable[[Sym], list[Sym]], sure: float = _INSTANCES_CONFIDENCE
+    ) -> list[Target]:
+        """The ``members`` of one instance among those of ``classes`` that a table holds: each as sure (at most ``sure``)
+        as the share of the classes it belongs to (a base's method most of them inherit is nearly sure; one class's own,
+        not)."""
+        counts: dict[Sym, int] = {}
+        for cls in classes:
+            for m in members(cls):
+                counts[m] = counts.get(m, 0) + 1
+        return [Target(m, "instances", round(sure * n / len(classes), 3), len(counts)) for m, n in counts.items()]
 
     def _prefix_guesses(self, prefix: str, language: str | None) -> list[Target]:
         """For ``getattr(visitor, "visit" + name)`` on an object of unknown class: the methods named with that
@@ -2602,6 +2759,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         if classes:
             ids = ",".join(str(i) for i in sorted(classes))
             names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
+    names |= _decorated_by(conn, names)
     # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it
     names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
     existing = {r[0] for r in conn.execute("SELECT id FROM files")}
@@ -2651,6 +2809,24 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             )
         )
         names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
+
+
+def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:
+    """The names of the functions whose outermost decorator's name starts or ends with a name in ``names``
+    (``@indent``, ``@mod.indent``): what a call of one returns is what that decorator's wrapper returns
+    (Resolver._wrapper_classes), which may have changed with it, or with what its file binds the name to."""
+    out: set[str] = set()
+    if not names:
+        return out
+    for name, text in conn.execute(
+        "SELECT name, decorators FROM symbols WHERE decorators != '[]' AND kind IN ('function', 'method')"
+    ):
+        # the first decorator's text up to its arguments (decoded only when it holds an escape: a non-ASCII name)
+        dotted = str(text)[2:].partition("(")[0].partition('"')[0]
+        dotted = (json.loads(text)[0].partition("(")[0] if "\\" in dotted else dotted).strip()
+        if dotted.partition(".")[0] in names or dotted.rpartition(".")[2] in names:
+            out.add(str(name))
+    return out
 
 
 def _decorators_used(conn: sqlite3.Connection, file_ids: set[int]) -> set[str]:

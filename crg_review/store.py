@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import IndexBuildError, LockedError
-from .model import CLASS_KINDS, MODULE_QUALNAME, ParseResult, Symbol, decorator_name
+from .model import CLASS_KINDS, FUNCTION_KINDS, MODULE_QUALNAME, RETURN_FACT, ParseResult, Symbol, decorator_name
 
 __all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
@@ -505,6 +505,13 @@ class Store:
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
             names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
             names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
+        # other files read what a function here returns (resolve.Resolver._returned_classes): its name and those of
+        # the functions around it (a decorator whose wrapper it is) when that changed or may mean something else now
+        functions = {q for q, r in old.items() if r[2] in FUNCTION_KINDS} | {
+            s.qualname for s in parsed.symbols if s.kind in FUNCTION_KINDS
+        }
+        returns = _returns_changed(self._return_facts(fid), _return_facts_of(parsed), names)
+        names.update(_enclosing_names(returns | gone | came, functions))
         # FTS rows are rewritten only where what they index changed: a body edit leaves them (and the pages
         # of the index's segments, which every rewrite adds to and merges) alone
         fts_stale = [q for q in old if q not in new or (old[q][3], old[q][7], old[q][9]) != (new[q].name, new[q].signature, new[q].docstring)]
@@ -574,6 +581,17 @@ class Store:
             names.update(x for x in (name, alias, module_tail(module_)) if x)
         names.update(n for n, _ in self._module_aliases(fid))
         return names
+
+    def _return_facts(self, fid: int) -> dict[str, set[tuple[str, str]]]:
+        """A stored file's facts of what its functions return: scope qualname → {(kind, text)}."""
+        out: dict[str, set[tuple[str, str]]] = {}
+        for qualname, kind, text in self.conn.execute(
+            "SELECT s.qualname, r.kind, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+            " WHERE r.file_id=? AND r.name=? AND r.kind IN ('assign', 'alias')",
+            (fid, RETURN_FACT),
+        ):
+            out.setdefault(str(qualname), set()).add((str(kind), str(text)))
+        return out
 
     def _module_aliases(self, fid: int) -> list[tuple[str, str]]:
         """(name, aliased text) of a file's module-level ``name = other`` facts."""
@@ -777,6 +795,33 @@ def decorator_marks(decorators: Iterable[str]) -> set[str]:
 def escape_like(text: str) -> str:
     """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _return_facts_of(parsed: ParseResult) -> dict[str, set[tuple[str, str]]]:
+    """What :meth:`Store._return_facts` reads back once ``parsed`` is stored."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for r in parsed.references:
+        if r.name == RETURN_FACT and r.kind in ("assign", "alias"):
+            out.setdefault(r.scope, set()).add((r.kind, r.receiver))
+    return out
+
+
+def _returns_changed(old: dict[str, set[tuple[str, str]]], new: dict[str, set[tuple[str, str]]], names: set[str]) -> set[str]:
+    """The functions (qualnames) whose return facts changed, or name something in ``names`` (whose meaning may
+    have changed)."""
+    scopes = {q for q in old.keys() | new.keys() if old.get(q) != new.get(q)}
+    scopes.update(q for q, facts in new.items() if any(text.partition(".")[0] in names for _, text in facts))
+    return scopes
+
+
+def _enclosing_names(qualnames: Iterable[str], functions: set[str]) -> set[str]:
+    """The names of the functions among ``qualnames`` and of the functions they are nested in (``indent.wrapper``:
+    ``wrapper`` and ``indent``, whose callers' files read what the wrapper returns)."""
+    out: set[str] = set()
+    for q in qualnames:
+        parts = q.split(".")
+        out.update(parts[i - 1] for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in functions)
+    return out
 
 
 def path_names(path: str) -> set[str]:

@@ -754,6 +754,56 @@ def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path
     edit(repo, "pkg/plain.py", "return n", "return +n")
     assert selected(review(capsys, repo)) == {"tests/test_uses_plain.py::test_g": (1, "graph")}
 
+def test_a_table_of_instances_lists_its_user_as_caller_and_leaves_the_tests_to_the_convention(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # num2words: `CONVERTER_CLASSES[lang]` holds one converter per language; a test picks one by its key
+    repo = project(tmp_path)
+    langs = ("ru", "en", "fr", "de", "es", "it")
+    write(
+        repo,
+        "pkg/lang_base.py",
+        "class Base:\n    def parse(self, text):\n        return int(text)\n\n"
+        "    def to_ordinal(self, n):\n        return self.merge(n) + '.'\n\n    def merge(self, n):\n        return str(n)\n",
+    )
+    for lang in langs:
+        write(
+            repo,
+            f"pkg/lang_{lang.upper()}.py",
+            f"from .lang_base import Base\n\n\nclass Num2Word{lang.upper()}(Base):\n"
+            "    def to_cardinal(self, n):\n        return str(n)\n"
+            + ("\n    def merge(self, n):\n        return f'{n}'\n" if lang == "ru" else ""),
+        )
+        write(repo, f"tests/test_{lang}.py", f"from pkg.convert import num2words\n\n\ndef test_{lang}():\n    assert num2words('1', '{lang}')\n")
+    write(
+        repo,
+        "pkg/convert.py",
+        "from . import " + ", ".join(f"lang_{lang.upper()}" for lang in langs) + "\n\n"
+        "CONVERTERS = {\n" + "".join(f"    '{lang}': lang_{lang.upper()}.Num2Word{lang.upper()}(),\n" for lang in langs) + "}\n\n\n"
+        "def num2words(text, lang, to='cardinal'):\n    converter = CONVERTERS[lang]\n    n = converter.parse(text)\n"
+        "    return getattr(converter, 'to_' + to)(n)\n",
+    )
+    commit(repo, "converters")
+    edit(repo, "pkg/lang_RU.py", "return str(n)", "return repr(n)")
+    data = review(capsys, repo)
+    assert impacted(data)["num2words"]["depth"] == 1  # one of the table's converters: a caller
+    assert selected(data) == {"tests/test_ru.py::test_ru": (0, "convention")}
+    edit(repo, "pkg/lang_RU.py", "return repr(n)", "return str(n)")
+    # an override the shared code calls (`self.merge(n)`) runs for the key that picks its class too
+    edit(repo, "pkg/lang_RU.py", "f'{n}'", "f'{n!s}'")
+    assert selected(review(capsys, repo)) == {"tests/test_ru.py::test_ru": (0, "convention")}
+    edit(repo, "pkg/lang_RU.py", "f'{n!s}'", "f'{n}'")
+    # what every converter inherits: each test that converts
+    edit(repo, "pkg/lang_base.py", "int(text)", "int(text, 10)")
+    assert set(selected(review(capsys, repo))) == {f"tests/test_{lang}.py::test_{lang}" for lang in langs}
+    # without a test file named after the module, the tests through the table stand
+    edit(repo, "pkg/lang_base.py", "int(text, 10)", "int(text)")
+    git(repo, "rm", "-q", "tests/test_ru.py")
+    commit(repo, "no test_ru.py")
+    edit(repo, "pkg/lang_RU.py", "return str(n)", "return repr(n)")
+    assert set(selected(review(capsys, repo))) == {f"tests/test_{lang}.py::test_{lang}" for lang in langs if lang != "ru"}
+
+
 def test_a_changed_test_selects_itself(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "tests/test_uses_db.py", "assert db\n", "assert db is not None\n")

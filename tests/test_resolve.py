@@ -498,6 +498,93 @@ def test_returns_of_unannotated_functions_of_the_same_file(repo: Path, tmp_path:
     assert ("pkg/bar.py", "ProgressBar.__exit__", "typed") not in calls(edges, "tests/test_bar.py::test_bar")
 
 
+def test_what_a_function_of_another_file_makes_in_its_returns_types_the_result(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/shapes.py": (
+            "class Square:\n    def area(self):\n        return 4\n\n\n"
+            "class Circle:\n    def area(self):\n        return 3\n\n\n"
+            "class Block:\n    def __enter__(self):\n        return self\n\n    def __exit__(self, *exc):\n        pass\n"
+        ),
+        "pkg/make.py": (
+            "from .shapes import Square, Block\n\n\n"
+            "def square():\n    return Square()\n\n\n"
+            "def block(func):\n    def wrapper(self, line):\n        func(self, line)\n        return Block()\n"
+            "    return wrapper\n"
+        ),
+        "pkg/use.py": (
+            "from .make import square, block\n\n\n"
+            "def total():\n    s = square()\n    return s.area()\n\n\n"
+            "class Writer:\n    @block\n    def line(self, text):\n        return text\n\n"
+            "    def write(self):\n        with self.line('x'):\n            pass\n"
+        ),
+        # a file that does not import the decorated method's module calls it on what another function returns
+        "pkg/factory.py": "from .use import Writer\n\n\ndef writer() -> Writer:\n    return Writer()\n",
+        "pkg/sub.py": "from .factory import writer\n\n\nclass Report:\n    def body(self):\n        with writer().line('y'):\n            pass\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/shapes.py", "Square.area", "typed") in calls(edges, "pkg/use.py::total")
+    assert ("pkg/shapes.py", "Circle.area", "typed") not in calls(edges, "pkg/use.py::total")
+    # the wrapper a decorator of another file returns makes a Block: `with` runs its __enter__ and __exit__
+    assert ("pkg/shapes.py", "Block.__enter__", "typed") in calls(edges, "pkg/use.py::Writer.write")
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") in calls(edges, "pkg/sub.py::Report.body")
+    # what the function returns changes: the file that calls it is resolved again
+    made = files["pkg/make.py"].replace("return Square()", "return Circle()").replace("Square, Block", "Circle, Block")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/make.py": made})
+    assert ("pkg/shapes.py", "Circle.area", "typed") in calls(edges, "pkg/use.py::total")
+    # so does what the wrapper returns (a function nested in the decorator the caller names)
+    made = made.replace("return Block()", "return None")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/make.py": made})
+    assert ("pkg/shapes.py", "Block.__enter__", "typed") not in calls(edges, "pkg/use.py::Writer.write")
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") not in calls(edges, "pkg/sub.py::Report.body")
+    # the decorated method's file binds the decorator's name to another definition
+    wrapped = files["pkg/use.py"].replace("from .make import square, block", "from .make import square\nfrom .other import block")
+    other = "from .shapes import Block\n\n\ndef block(func):\n    def wrapper(self, line):\n        return Block()\n    return wrapper\n"
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/use.py": wrapped, "pkg/other.py": other})
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") in calls(edges, "pkg/sub.py::Report.body")
+    # a dotted decorator: what its last name's wrapper returns changes, then what its first name is bound to
+    dotted = wrapped.replace("from .other import block", "from . import make as deco").replace("@block", "@deco.block")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/use.py": dotted})
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") not in calls(edges, "pkg/sub.py::Report.body")
+    made = made.replace("return None", "return Block()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/make.py": made})
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") in calls(edges, "pkg/sub.py::Report.body")
+    other = other.replace("return Block()", "return None")
+    assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/other.py": other})
+    dotted = dotted.replace("import make as deco", "import other as deco")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/use.py": dotted})
+    assert ("pkg/shapes.py", "Block.__exit__", "typed") not in calls(edges, "pkg/sub.py::Report.body")
+    # and what the name it returns is bound to (an import of the module, nothing else in it changes)
+    made = made.replace("from .shapes import Circle, Block", "from .shapes import Block\nfrom .shapes import Square as Circle")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/make.py": made})
+    assert ("pkg/shapes.py", "Square.area", "typed") in calls(edges, "pkg/use.py::total")
+
+
+def test_an_item_of_a_table_of_instances_holds_their_classes(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "num/__init__.py": (
+            "from . import lang_en, lang_fr\n\n"
+            "CONVERTERS = {\n    'en': lang_en.English(),\n    'fr': lang_fr.French(),\n}\n\n\n"
+            "def words(number, lang='en', to='cardinal'):\n    converter = CONVERTERS[lang]\n"
+            "    number = converter.parse(number)\n    return getattr(converter, 'to_{}'.format(to))(number)\n"
+        ),
+        "num/base.py": "class Base:\n    def parse(self, text):\n        return int(text)\n\n    def to_cardinal(self, n):\n        return str(n)\n",
+        "num/lang_en.py": "from .base import Base\n\n\nclass English(Base):\n    def to_ordinal(self, n):\n        return f'{n}th'\n",
+        "num/lang_fr.py": "from .base import Base\n\n\nclass French(Base):\n    def to_ordinal(self, n):\n        return f'{n}e'\n",
+        "num/other.py": "class Other:\n    def parse(self, text):\n        return text\n",
+    }
+    _, dumped, _ = index(repo, files, tmp_path / "i.db")
+    # each as sure as the share of the table's classes that have it: a base's method both inherit, one's own
+    sure = {(e[2], e[3]): e[6] for e in dumped if e[:2] == ["num/__init__.py", "words"] and e[5] == "instances"}
+    assert sure == {
+        ("num/base.py", "Base.parse"): 0.9,
+        ("num/base.py", "Base.to_cardinal"): 0.5,  # a member looked up by a prefix: at most _LOOKUP_CONFIDENCE
+        ("num/lang_en.py", "English.to_ordinal"): 0.25,
+        ("num/lang_fr.py", "French.to_ordinal"): 0.25,
+    }
+    assert not any(e[3] == "Other.parse" for e in dumped)
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",
@@ -547,8 +634,9 @@ def test_calls_chained_on_what_calls_return(repo: Path, tmp_path: Path) -> None:
     assert ("pkg/version.py", "Version.bump_major", "typed") in calls(edges, "pkg/old.py::other")
     # a fluent interface: `return self` in the same file's methods
     assert ("pkg/version.py", "Query.run", "typed") in calls(edges, "pkg/version.py::fluent")
-    # the annotation in the middle of the chain changes: the file using it is re-resolved
+    # the annotation in the middle of the chain changes (and what the method returns): the file using it is re-resolved
     changed = CHAINED["pkg/version.py"].replace("def bump_major(self) -> 'Version':", "def bump_major(self):")
+    changed = changed.replace("return Version()", "return str(self)")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/version.py": changed})
     assert ("pkg/version.py", "Version.__str__", "typed") not in calls(edges, "pkg/old.py::bump_major")
 

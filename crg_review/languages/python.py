@@ -1587,6 +1587,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
             and r.scope not in kept
             # a nested function returned (a decorator's wrapper): other files' decorated functions run it
             and not (r.kind == "alias" and f"{r.scope}.{r.receiver}" in functions)
+            # `return Indent(...)`: another file's calls of the function make what it names (resolve: _returned_classes)
+            and not (r.kind == "assign" and r.name == "return" and _names_maker(r.receiver))
         )
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
@@ -1599,8 +1601,11 @@ def _drop_unused_facts(result: ParseResult) -> None:
             while scope:
                 calls.add((scope, r.name))
                 scope = scope.rpartition(".")[0]
+    # or for a method called on it (`converter = CONVERTERS[lang]; converter.to_ordinal(n)`: an instance the table holds)
     result.references = [
-        r for r in result.references if r.kind != "lookup" or (r.scope, r.name) in calls or r.name.startswith(ITEM_PREFIX)
+        r
+        for r in result.references
+        if r.kind != "lookup" or (r.scope, r.name) in calls or (r.scope, r.name) in used or r.name.startswith(ITEM_PREFIX)
     ]
     # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above),
     # to a look-up in it kept above, or to the call it is given to
@@ -1644,6 +1649,13 @@ def _typed_values(result: ParseResult) -> set[str]:
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
     return out
+
+
+def _names_maker(callee: str) -> bool:
+    """A callee another file can look up in this one: a dotted name whose head is neither a builtin nor
+    ``self``/``cls`` (``Indent``, ``nodes.Name``; not ``len`` or ``self._make``)."""
+    head = callee.partition(".")[0]
+    return head not in _BUILTINS and head not in ("self", "cls") and all(p.isidentifier() for p in callee.split("."))
 
 
 def _made_by_call(text: str) -> bool:
