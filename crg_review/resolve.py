@@ -1969,16 +1969,7 @@ class Resolver:
         found: list[Sym] = []
         for cls in classes:
             for cid in [*self._linearized(cls.id), *self._descendants(cls.id)]:
-                for child in self.children(cid):
-                    if (
-                        child.kind in ("function", "method")
-                        and child.name.startswith(prefix)
-                        and child.name != prefix
-                        and child.id != scope.id
-                        and (prefix or not child.name.startswith("__"))
-                        and child not in found
-                    ):
-                        found.append(child)
+                found.extend(c for c in self.children(cid) if _prefixed(c, prefix, scope) and c not in found)
         if not classes and len(prefix) >= _PREFIX_GUESS_MIN and not self._receiver_is_external(fid, scope, receiver):
             return self._prefix_guesses(prefix, self.file(fid)[1])
         # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
@@ -1991,13 +1982,7 @@ class Resolver:
         seen: dict[str, Sym] = {}
         for cid in self._linearized(cls.id):
             for child in self.children(cid):
-                if (
-                    child.kind in ("function", "method")
-                    and child.name.startswith(prefix)
-                    and child.name != prefix
-                    and child.id != scope.id
-                    and (prefix or not child.name.startswith("__"))
-                ):
+                if _prefixed(child, prefix, scope):
                     seen.setdefault(child.name, child)
         return list(seen.values())
 
@@ -2552,6 +2537,18 @@ def _is_property(s: Sym) -> bool:
     return s.kind in ("method", "function") and any(
         d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
         for d in s.decorators
+    )
+
+
+def _prefixed(member: Sym, prefix: str, scope: Sym) -> bool:
+    """Whether ``getattr(x, "<prefix>" + ...)`` in ``scope`` may give the method ``member`` (for an empty prefix, any but
+    the special methods; never the scope itself)."""
+    return (
+        member.kind in ("function", "method")
+        and member.name.startswith(prefix)
+        and member.name != prefix
+        and member.id != scope.id
+        and (bool(prefix) or not member.name.startswith("__"))
     )
 
 
