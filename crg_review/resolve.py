@@ -203,6 +203,7 @@ class Resolver:
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
+        self._stored_facts: dict[int, dict[int, list[tuple[str, str]]]] = {}  # file → :meth:`stored_methods`
         self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
@@ -634,6 +635,28 @@ class Resolver:
         out = self._types_of(fid, fn, RETURN_FACT)
         if fn.decorators:  # calling it runs the wrapper its decorator returns: what that returns
             out.extend(c for c in self._wrapper_classes(fid, fn) if c not in out)
+        return out
+
+    def stored_methods(self, cls: Sym, container: str) -> list[Sym]:
+        """The methods of its own that a class stores in the table ``container`` on self in its methods
+        (``self.handlers.update((("type", self.generate_type),))``), read for a base class of another file that calls
+        the table's items: when those facts change, the store names the table's attribute (store._stored_methods)."""
+        facts = self._stored_facts.get(cls.file_id)
+        if facts is None:
+            facts = self._stored_facts[cls.file_id] = {}
+            for scope_id, variable, value in self.conn.execute(
+                "SELECT scope_id, name, receiver FROM refs WHERE file_id=? AND kind='item' AND name LIKE 'self.%'"
+                " AND receiver LIKE 'self.%' ORDER BY id",
+                (cls.file_id,),
+            ):
+                facts.setdefault(int(scope_id), []).append((str(variable), str(value)))
+        own = self._child_map(cls.id)
+        out: list[Sym] = []
+        for m in self.children(cls.id):
+            for variable, value in facts.get(m.id, []):
+                found = own.get(value.partition(".")[2]) if variable == container and value.count(".") == 1 else None
+                if found is not None and found.kind in ("function", "method") and found not in out:
+                    out.append(found)
         return out
 
     def returned_facts(self, file_id: int) -> dict[int, list[Fact]]:
@@ -1844,7 +1867,7 @@ class Resolver:
 
     def _looked_up_callables(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it takes an item of a table of functions the file fills (``f =
-        TABLE.get(k)``, ``f = self.FUNCS[k]`` of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
+        TABLE.get(k)``, ``f = self.FUNCS[k]``, ``for f in self.FUNCS.values()``, of ``FUNCS = {"iso": from_iso, ...}`` in the class body, or in the
         body of a subclass of the same file that replaces it, or in the methods of such a subclass that add to it;
         ``table[k](...)``, see python.finalize): each function (or class) of the table, one of which runs."""
         if self._depth > 4:
@@ -1853,7 +1876,9 @@ class Resolver:
         self._depth += 1
         try:
             for where, (kind, container) in self._facts_of(fid, scope, var):
-                if kind == "lookup":
+                if kind == "element":  # `for func in self.handlers.values()` (`.items()`: its second name)
+                    container = container.removesuffix(".values").removesuffix(".items")
+                if kind in ("lookup", "element") and all(p.isidentifier() for p in container.split(".")):
                     found.extend(f for f in self._table_callables(fid, where, container) if f not in found)
         finally:
             self._depth -= 1
@@ -1901,6 +1926,8 @@ class Resolver:
                         # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
                         for m in self.children(sub):
                             tables.extend((m, f) for f in facts.get((m.id, container), []))
+                    else:  # a subclass of another file: the methods of its own it stores there
+                        found.extend(f for f in self.stored_methods(self.sym(sub), container) if f not in found)
             if not tables and container.isidentifier():  # a module's table, stated at import time
                 module = self.module_symbol(fid)
                 tables = [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]

@@ -512,6 +512,10 @@ class Store:
         }
         returns = _returns_changed(self._return_facts(fid), _return_facts_of(parsed), names)
         names.update(_enclosing_names(returns | gone | came, functions))
+        # and the methods a class here stores in a table on self, which its base's file may call (the table's name)
+        stored = self._stored_methods(fid) ^ _stored_methods_of(parsed)
+        stored |= {f for f in _stored_methods_of(parsed) if f[2].partition(".")[2] in names}
+        names.update(variable.partition(".")[2] for _scope, variable, _value in stored)
         # FTS rows are rewritten only where what they index changed: a body edit leaves them (and the pages
         # of the index's segments, which every rewrite adds to and merges) alone
         fts_stale = [q for q in old if q not in new or (old[q][3], old[q][7], old[q][9]) != (new[q].name, new[q].signature, new[q].docstring)]
@@ -592,6 +596,18 @@ class Store:
         ):
             out.setdefault(str(qualname), set()).add((str(kind), str(text)))
         return out
+
+    def _stored_methods(self, fid: int) -> set[tuple[str, str, str]]:
+        """A stored file's facts of methods stored in tables on self: (scope qualname, ``self.table``, ``self.method``)."""
+        return {
+            (str(q), str(variable), str(value))
+            for q, variable, value in self.conn.execute(
+                "SELECT s.qualname, r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                " WHERE r.file_id=? AND r.kind='item' AND r.name LIKE 'self.%' AND r.receiver LIKE 'self.%'",
+                (fid,),
+            )
+            if _stored_method(str(variable), str(value))
+        }
 
     def _module_aliases(self, fid: int) -> list[tuple[str, str]]:
         """(name, aliased text) of a file's module-level ``name = other`` facts."""
@@ -795,6 +811,17 @@ def decorator_marks(decorators: Iterable[str]) -> set[str]:
 def escape_like(text: str) -> str:
     """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _stored_method(variable: str, value: str) -> bool:
+    """An ``item`` fact of a method stored in a table on self (``self.handlers`` holds ``self.generate_type``), which a
+    base class of another file may call (resolve.Resolver.stored_methods)."""
+    return variable.startswith("self.") and value.startswith("self.") and value.count(".") == 1
+
+
+def _stored_methods_of(parsed: ParseResult) -> set[tuple[str, str, str]]:
+    """What :meth:`Store._stored_methods` reads back once ``parsed`` is stored."""
+    return {(r.scope, r.name, r.receiver) for r in parsed.references if r.kind == "item" and _stored_method(r.name, r.receiver)}
 
 
 def _return_facts_of(parsed: ParseResult) -> dict[str, set[tuple[str, str]]]:

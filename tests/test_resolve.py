@@ -585,6 +585,40 @@ def test_an_item_of_a_table_of_instances_holds_their_classes(repo: Path, tmp_pat
     assert not any(e[3] == "Other.parse" for e in dumped)
 
 
+def test_a_table_of_methods_a_subclass_of_another_file_fills_is_called_by_the_base(repo: Path, tmp_path: Path) -> None:
+    # fastjsonschema: CodeGeneratorDraft04 adds its generate_* methods to a table its base's method calls
+    files = {
+        "gen/__init__.py": "",
+        "gen/base.py": (
+            "class Generator:\n    def __init__(self):\n        self.table = {}\n\n"
+            "    def run(self, definition):\n        for key, func in self.table.items():\n            if key in definition:\n"
+            "                func()\n\n    def each(self):\n        for func in self.table.values():\n            func()\n"
+        ),
+        "gen/draft.py": (
+            "from .base import Generator\n\n\nclass Draft(Generator):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.table.update((('type', self.gen_type), ('enum', self.gen_enum)))\n\n"
+            "    def gen_type(self):\n        return 1\n\n    def gen_enum(self):\n        return 2\n\n    def other(self):\n        return 3\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("gen/base.py::Generator.run", "gen/base.py::Generator.each"):
+        assert {("gen/draft.py", "Draft.gen_type"), ("gen/draft.py", "Draft.gen_enum")} <= {c[:2] for c in calls(edges, scope)}
+        assert ("gen/draft.py", "Draft.other") not in {c[:2] for c in calls(edges, scope)}
+    # the subclass stores another method (the base's file is resolved again) ...
+    draft = files["gen/draft.py"].replace("('enum', self.gen_enum)", "('other', self.other)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"gen/draft.py": draft})
+    found = {c[:2] for c in calls(edges, "gen/base.py::Generator.run")}
+    assert ("gen/draft.py", "Draft.other") in found and ("gen/draft.py", "Draft.gen_enum") not in found
+    # ... or one it does not define yet (another class of the file has one of that name), then defines it
+    draft = draft.replace("('other', self.other)", "('late', self.gen_late)")
+    draft += "\n\nclass Helper:\n    def gen_late(self):\n        return 4\n"
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"gen/draft.py": draft})
+    assert ("gen/draft.py", "Helper.gen_late") not in {c[:2] for c in calls(edges, "gen/base.py::Generator.run")}
+    draft = draft.replace("    def other(self):", "    def gen_late(self):\n        return 5\n\n    def other(self):")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"gen/draft.py": draft})
+    assert ("gen/draft.py", "Draft.gen_late") in {c[:2] for c in calls(edges, "gen/base.py::Generator.run")}
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from collections.abc import Collection
 from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -461,6 +462,10 @@ def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
     if added == b"update" and table is not None and table.type == "dictionary":
         # `self.nodes.update({ast.Dict: self._eval_dict})`: the values go into the table, as in its literal
         return [("item", container, v) for v in map(_item_value, _dict_values(table)) if v is not None]
+    if added == b"update" and table is not None and table.type in ("tuple", "list"):
+        # `self.handlers.update((("type", self.generate_type), ...))`: the second of each pair
+        pairs = [p.named_children for p in table.named_children if p.type in ("tuple", "list")]
+        return [("item", container, v) for v in (_item_value(p[1]) for p in pairs if len(p) == 2) if v is not None]
     position = _ADDING_METHODS.get(added)
     if position is None or args.named_child_count != position + 1:
         return []
@@ -891,6 +896,14 @@ def _for(node: Any) -> list[Item]:
             receiver = _called_function(right) if kind == "call" else right
             if receiver is not None:
                 out.append(("element", left, receiver))
+        elif left is not None and left.type in ("pattern_list", "tuple_pattern") and kind == "call":
+            # `for key, func in self.handlers.items()`: the second name takes the values (an element of `X.items`)
+            names = left.named_children
+            function = _called_function(right)
+            if len(names) == 2 and names[1].type == "identifier" and function is not None and function.type == "attribute":
+                attribute = function.child_by_field_name("attribute")
+                if attribute is not None and attribute.text == b"items":
+                    out.append(("element", names[1], function))
         # a comprehension iterates its iterables too (run by its owner: it is no function of its own)
         out.append(("iterate", right, None))
     return out
@@ -1610,12 +1623,25 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # what a collection holds matters only to a loop over it that keeps its items (a variable of a loop read above),
     # to a look-up in it kept above, or to the call it is given to
     iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
+    iterated.update([n.rpartition(".")[0] for n in iterated if n.endswith((".values", ".items"))])  # `X.values()`
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
     # (a collection given is kept in its own scope only: items of a name in a nested function, `section[k] = v`,
     # would hide from it the facts of the function around it, which type the name)
+    methods = set(functions.values())
+    # and a method of the file stored in a table on self (`self.handlers.update((("type", self.generate_type),))`): the
+    # class's base in another file may call what the table holds (resolve.Resolver._table_callables)
     result.references = [
-        r for r in result.references if r.kind != "item" or r.name in iterated or (r.scope, r.name) in given
+        r
+        for r in result.references
+        if r.kind != "item" or r.name in iterated or (r.scope, r.name) in given or _stores_own_method(r.name, r.receiver, methods)
     ]
+
+
+def _stores_own_method(variable: str, value: str, methods: Collection[str]) -> bool:
+    """Whether an ``item`` fact stores a method of the object (one of ``methods``, those the file defines) into a table on
+    it (``self.handlers`` holds ``self.generate_type``): a fact other files' resolution reads (a base class of another
+    file that calls the table's items)."""
+    return variable.startswith("self.") and value.startswith("self.") and value.partition(".")[2] in methods
 
 
 def _protocol_method(kind: str, name: str) -> str:
