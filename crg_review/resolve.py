@@ -1409,6 +1409,12 @@ class Resolver:
                         add(scope.id, g, "call", line)
                 if parent is not None and (parent.kind in ("function", "method", "module") or parent.kind in _CLASS_KINDS):
                     add(parent.id, t, "call", line)
+                    if kind == "call" and t.resolution != "name-match" and t.sym.kind in ("function", "method"):
+                        # `@wraps(func)`: what the call returns is called with the function defined, there
+                        # (`return functools.partial(update_wrapper, wrapped=wrapped)` runs update_wrapper)
+                        made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                        for r in made + self._returned_by_name(fid, t.sym):
+                            add(parent.id, r, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
                     for w in self._wrappers(fid, t.sym):
@@ -1826,7 +1832,7 @@ class Resolver:
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, where, name, receiver, "type"):
-                    if t.resolution == "name-match" or t.sym.kind not in ("function", "method") or t.sym.file_id != fid:
+                    if t.resolution == "name-match" or t.sym.kind not in ("function", "method"):
                         continue
                     if position:
                         made = self._returned_by_name(fid, t.sym, f"{RETURN_FACT}#{position}")
@@ -2200,15 +2206,14 @@ class Resolver:
         return out
 
     def _returned_functions(self, fid: int, fn: Sym) -> list[Sym]:
-        """The functions nested in ``fn`` that it returns by name (``def make(): def inner(): ...; return inner``),
-        for a function of the file ``fid`` (another file's function bodies are not read here)."""
-        if fn.file_id != fid:
-            return []
+        """The functions nested in ``fn`` that it returns by name (``def make(): def inner(): ...; return inner``), ``fn``
+        of any file (its return facts: :meth:`returned_facts`)."""
         out: list[Sym] = []
         # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
         parent = fn.parent_id if fn.parent_id is not None else self.module_symbol(fn.file_id).id
+        returned = self.returned_facts(fn.file_id)
         for definition in [c for c in self.children(parent) if c.name == fn.name] or [fn]:
-            for kind, text in self.facts(fid).get((definition.id, RETURN_FACT), []):
+            for kind, text in returned.get(definition.id, []):
                 inner = self._child_map(definition.id).get(text) if kind == "alias" else None
                 if inner is not None and inner.kind in ("function", "method") and inner not in out:
                     out.append(inner)
@@ -2219,8 +2224,10 @@ class Resolver:
         or through a variable assigned them (``width_fn = _visible_width if x else len; return width_fn``): one of
         them is called where what it returns is (parameters, what a caller passes, are not followed). ``fact``
         ``return#1``: what position 1 of a tuple it returns holds (``return strings, padfn``), nested functions too."""
-        if fn.file_id != fid or self._depth > 4:
+        if self._depth > 4:
             return []
+        if fn.file_id != fid:
+            return self._returned_elsewhere(fn) if fact == RETURN_FACT else []
         nested = self._child_map(fn.id)
         found: list[Sym] = []
         self._depth += 1
@@ -2238,6 +2245,23 @@ class Resolver:
                 for t in self._resolve_name(fid, fn, name, receiver, "ref"):
                     if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in found:
                         found.append(t.sym)
+        finally:
+            self._depth -= 1
+        confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
+        return [Target(f, "returned", confidence, len(found)) for f in found]
+
+    def _returned_elsewhere(self, fn: Sym) -> list[Target]:
+        """For a function of another file: the functions of its module (or that it imports) other than its own nested
+        ones that it returns by name (``return functools.partial(update_wrapper, wrapped=wrapped)`` returns what calls
+        ``update_wrapper``), through definitions and imports only (:meth:`_bound`)."""
+        found: list[Sym] = []
+        nested, params = self._child_map(fn.id), _param_names(fn)
+        self._depth += 1
+        try:
+            for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
+                if kind != "alias" or text in nested or text in params or text.partition(".")[0] in ("self", "cls"):
+                    continue
+                found.extend(s for s in self._bound(fn.file_id, fn, text) if s.kind in ("function", "method") and s not in found)
         finally:
             self._depth -= 1
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE

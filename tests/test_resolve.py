@@ -619,6 +619,37 @@ def test_a_table_of_methods_a_subclass_of_another_file_fills_is_called_by_the_ba
     assert ("gen/draft.py", "Draft.gen_late") in {c[:2] for c in calls(edges, "gen/base.py::Generator.run")}
 
 
+def test_what_a_function_of_another_file_returns_by_name_runs_where_the_result_is_called(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "fn/__init__.py": "",
+        "fn/decorators.py": (
+            "import functools\n\n\ndef update_wrapper(wrapper, wrapped):\n    wrapper.__wrapped__ = wrapped\n    return wrapper\n\n\n"
+            "def wraps(wrapped):\n    return functools.partial(update_wrapper, wrapped=wrapped)\n\n\n"
+            "def make():\n    def inner():\n        return 1\n\n    def other():\n        return 2\n\n    return inner\n\n\n"
+            "def logged(func):\n    def wrapper(*args):\n        return func(*args)\n\n    return wrapper\n"
+        ),
+        "fn/calc.py": (
+            "from .decorators import logged, make, wraps\n\n\n"
+            "def memo(func):\n    @wraps(func)\n    def wrapper(*args):\n        return func(*args)\n\n    return wrapper\n\n\n"
+            "def go():\n    f = make()\n    return f()\n\n\ndef go2():\n    return make()()\n\n\n"
+            "@logged\ndef traced(x):\n    return x\n\n\ndef caller():\n    return traced(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("fn/decorators.py", "update_wrapper", "returned") in calls(edges, "fn/calc.py::memo")
+    for scope in ("fn/calc.py::go", "fn/calc.py::go2"):
+        assert {c[:2] for c in calls(edges, scope)} >= {("fn/decorators.py", "make"), ("fn/decorators.py", "make.inner")}
+        assert ("fn/decorators.py", "make.other") not in {c[:2] for c in calls(edges, scope)}
+    # a call of a function another file's decorator wraps runs the wrapper
+    assert ("fn/decorators.py", "logged.wrapper", "wrapper") in calls(edges, "fn/calc.py::caller")
+    # what the functions return changes: the file calling them is resolved again
+    changed = files["fn/decorators.py"].replace("    return inner\n", "    return other\n")
+    changed = changed.replace("partial(update_wrapper,", "partial(make,")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"fn/decorators.py": changed})
+    assert ("fn/decorators.py", "make.other") in {c[:2] for c in calls(edges, "fn/calc.py::go")}
+    assert ("fn/decorators.py", "update_wrapper", "returned") not in calls(edges, "fn/calc.py::memo")
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

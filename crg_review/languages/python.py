@@ -1591,6 +1591,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # what a called function returns may be a nested function that is called in turn (`@factory(...)` returns
     # `decorator`, which returns `wrapper`): keep the returns of the functions nested in called ones too
     kept = {q for q, name in functions.items() if name in called or functions.get(q.rpartition(".")[0]) in called}
+    names_defined = set(functions.values())
     result.references = [
         r
         for r in result.references
@@ -1602,6 +1603,9 @@ def _drop_unused_facts(result: ParseResult) -> None:
             and not (r.kind == "alias" and f"{r.scope}.{r.receiver}" in functions)
             # `return Indent(...)`: another file's calls of the function make what it names (resolve: _returned_classes)
             and not (r.kind == "assign" and r.name == "return" and _names_maker(r.receiver))
+            # `return partial(update_wrapper, ...)`, `return helper`: a function of the file, which another file's call
+            # of what it returns runs (resolve: _returned_elsewhere)
+            and not (r.kind == "alias" and r.name == "return" and r.receiver in names_defined)
         )
         and not (r.kind == "element" and (r.scope, r.name) not in used)
     ]
@@ -1627,13 +1631,12 @@ def _drop_unused_facts(result: ParseResult) -> None:
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
     # (a collection given is kept in its own scope only: items of a name in a nested function, `section[k] = v`,
     # would hide from it the facts of the function around it, which type the name)
-    methods = set(functions.values())
     # and a method of the file stored in a table on self (`self.handlers.update((("type", self.generate_type),))`): the
     # class's base in another file may call what the table holds (resolve.Resolver._table_callables)
     result.references = [
         r
         for r in result.references
-        if r.kind != "item" or r.name in iterated or (r.scope, r.name) in given or _stores_own_method(r.name, r.receiver, methods)
+        if r.kind != "item" or r.name in iterated or (r.scope, r.name) in given or _stores_own_method(r.name, r.receiver, names_defined)
     ]
 
 
