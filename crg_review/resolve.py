@@ -11,9 +11,9 @@ Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import
 subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (``Cls()`` → ``__new__``,
 ``__init__``), ``property``, ``typed`` (a receiver whose class the file's facts tell: assignments,
 annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
-package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a nested function a function
-of the same file returns, called: ``make(...)(...)``), ``wrapper`` (the nested function a decorator of the same
-file returns, run by a call of a function it decorates), ``decorated`` (in such a wrapper, the decorator's
+package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a function another
+returns by name, called: ``make(...)(...)``, ``@wraps(f)``), ``wrapper`` (the nested function a decorator returns,
+run by a call of a function of the same file it decorates), ``decorated`` (in such a wrapper, the decorator's
 parameter called, or in a descriptor's ``__get__``: each function of the file the decorator decorates), ``held``
 (an attribute assigned functions by name, called: ``self.key = key or make_key``), ``table`` (a function taken
 from a table of functions the file fills, ``f = FUNCS.get(k); f(x)``: each of the table's), ``generator``
