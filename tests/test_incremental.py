@@ -27,7 +27,13 @@ METHODS = ("m0", "m1", "__init__", "__getattr__", "m2")
 DECOS = ("d0", "d1")
 #: what a function is decorated with: a decorator, or a function it registers with (`@f0.command()`)
 DECORATING = (*DECOS, "f0", "f1")
-STYLES = ("local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar", "own")
+#: `made`: a method called on what a function returns (`f0().m0()`: the class its `return C1()` makes, or its
+#: decorator's wrapper's); `store` and `loop`: a method stored in a table on self (`self.t.update((("k", self.m0),))`)
+#: and the table's items called (`for k, f in self.t.items(): f()`), in any class of the hierarchy
+STYLES = (
+    "local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar", "own",
+    "made", "store", "loop",
+)  # fmt: skip
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
 
@@ -38,6 +44,7 @@ class Def:
     name: str
     calls: list[tuple[str, str, str]] = field(default_factory=list)  # (file, name, style)
     deco: tuple[str, str] | None = None  # a function's decorator: (file, name)
+    returns: tuple[str, str] | None = None  # a function's (or a decorator's wrapper's) `return C()`: (file, class)
     base: tuple[str, str] | None = None
     methods: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
@@ -74,6 +81,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         if style == "cmvar" and name in CLASSES:  # `C.m2()` is a C where m2 is a classmethod; zz, if C lacks it
             imports.append(f"from {mod} import {name}")
             return f"{name}.m2().zz()"
+        if style == "made" and name in FUNCS:
+            imports.append(f"from {mod} import {name}")
+            return f"{name}().m0()"
         if style == "modalias":
             imports.append(f"from {mod} import al_{name}")
             return f"al_{name}()"
@@ -86,7 +96,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
     for d in files.get(path, []):
         if d.kind == "decorator":
             body.extend([f"def {d.name}(func):", "    def wrapper(*a):"])
-            body.append("        return func(*a)" if d.calls else "        return a")
+            if d.calls:
+                body.append("        func(*a)")
+            body.append(f"        return {call_expr(*d.returns, 'from')}" if d.returns else "        return a")
             body.extend(["    return wrapper", ""])
             continue
         if d.kind == "function":
@@ -98,7 +110,7 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                 body.append(f"@{deco_name}.command()" if deco_name in FUNCS else f"@{deco_name}")
             body.append(f"def {d.name}(x=None):")
             body.extend(f"    {call_expr(*c)}" for c in d.calls)
-            body.append("    return x")
+            body.append(f"    return {call_expr(*d.returns, 'from')}" if d.returns else "    return x")
         else:
             base = ""
             if d.base is not None:
@@ -125,6 +137,11 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
                     elif style == "var":
                         body.append(f"        v = {call_expr(tf, tn, 'from')}")
                         body.append("        v.m1()")
+                    elif style == "store":
+                        body.append(f"        self.t.update((('k', self.{tn}),))")
+                    elif style == "loop":
+                        body.append("        for k, f in self.t.items():")
+                        body.append("            f()")
                     else:
                         body.append(f"        {call_expr(tf, tn, style)}")
                 body.append("        return None")
@@ -149,19 +166,27 @@ def a_def(draw: st.DrawFn) -> Def:
     kind = draw(st.sampled_from(("function", "function", "class", "decorator")))
     if kind == "decorator":
         calls = [("", "func", "")] if draw(st.booleans()) else []
-        return Def("decorator", draw(st.sampled_from(DECOS)), calls=calls)
+        return Def("decorator", draw(st.sampled_from(DECOS)), calls=calls, returns=draw(a_return()))
     if kind == "function":
         deco = (draw(files_st), draw(st.sampled_from(DECORATING))) if draw(st.integers(0, 2)) == 0 else None
-        return Def("function", draw(st.sampled_from(FUNCS)), calls=draw(st.lists(a_call(), max_size=3)), deco=deco)
+        calls = draw(st.lists(a_call(), max_size=3))
+        return Def("function", draw(st.sampled_from(FUNCS)), calls=calls, deco=deco, returns=draw(a_return()))
     methods = {
         m: [
-            (draw(files_st), draw(st.sampled_from(METHODS)), "method") if draw(st.booleans()) else draw(a_call())
+            (draw(files_st), draw(st.sampled_from(METHODS)), draw(st.sampled_from(("method", "store", "loop"))))
+            if draw(st.booleans())
+            else draw(a_call())
             for _ in range(draw(st.integers(0, 2)))
         ]
         for m in draw(st.lists(st.sampled_from(METHODS), max_size=2, unique=True))
     }
     base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
     return Def("class", draw(st.sampled_from(CLASSES)), base=base, methods=methods)
+
+
+@st.composite
+def a_return(draw: st.DrawFn) -> tuple[str, str] | None:
+    return (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
 
 
 def add_def(files: dict[str, list[Def]], path: str, d: Def) -> None:
@@ -200,9 +225,11 @@ def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list
     else:
         if d.kind == "decorator":
             d.calls = [] if d.calls else [("", "func", "")]
+            d.returns = draw(a_return())
         elif d.kind == "function":
             d.calls = draw(st.lists(a_call(), max_size=3))
             d.deco = (draw(files_st), draw(st.sampled_from(DECORATING))) if draw(st.booleans()) else None
+            d.returns = draw(a_return())
         else:
             d.base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
     return f"{op} {d.name} in {path}"
