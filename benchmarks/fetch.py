@@ -184,7 +184,7 @@ def one_function_commit(repo: Path, prefer: str | None = None) -> str:
     of the first suitable tracked non-test .py file. Returns the repo-relative path edited.
     """
     for path in _candidate_files(repo, prefer):
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # its own line endings kept
         try:
             spot = _first_body_line(ast.parse(text))
         except SyntaxError:
@@ -193,8 +193,9 @@ def one_function_commit(repo: Path, prefer: str | None = None) -> str:
             continue
         line, col = spot
         lines = text.splitlines(keepends=True)
-        lines.insert(line - 1, " " * col + BENCH_STATEMENT + "\n")
-        path.write_text("".join(lines), encoding="utf-8")
+        ending = lines[line - 1][len(lines[line - 1].rstrip("\r\n")) :] or "\n"
+        lines.insert(line - 1, " " * col + BENCH_STATEMENT + ending)
+        path.write_text("".join(lines), encoding="utf-8", newline="")
         rel = path.relative_to(repo).as_posix()
         git(
             repo,

@@ -210,13 +210,15 @@ def sample(functions: Sequence[Function], n: int, seed: int) -> list[Function]:
 def mutate(repo: Path, fn: Function) -> None:
     """Replace the body of ``fn`` by the mutant statement and commit."""
     path = repo / fn.path
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    # the file's own line endings kept (mistletoe's are CRLF): rewritten with others, every line would differ
+    lines = path.read_bytes().decode("utf-8").splitlines(keepends=True)
     # the body's own indentation: a file indented with tabs (pathspec) would not parse with spaces, and every
     # mutant would fail every test at import
     first = lines[fn.body_start - 1]
     indent = first[: len(first) - len(first.lstrip(" \t"))] or " " * fn.indent
-    lines[fn.body_start - 1 : fn.body_end] = [indent + MUTANT_STATEMENT + "\n"]
-    path.write_text("".join(lines), encoding="utf-8")
+    ending = first[len(first.rstrip("\r\n")) :] or "\n"
+    lines[fn.body_start - 1 : fn.body_end] = [indent + MUTANT_STATEMENT + ending]
+    path.write_text("".join(lines), encoding="utf-8", newline="")
     git(
         repo,
         "commit",
