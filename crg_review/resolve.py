@@ -1412,8 +1412,8 @@ class Resolver:
                     if kind == "call" and t.resolution != "name-match" and t.sym.kind in ("function", "method"):
                         # `@wraps(func)`: what the call returns is called with the function defined, there
                         # (`return functools.partial(update_wrapper, wrapped=wrapped)` runs update_wrapper)
-                        made = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
-                        for r in made + self._returned_by_name(fid, t.sym):
+                        nested = [Target(f, "returned", 0.9) for f in self._returned_functions(fid, t.sym)]
+                        for r in nested + self._returned_by_name(fid, t.sym):
                             add(parent.id, r, "call", line)
                 # @deco def f(): calling f runs what deco returns (but a wrapper calls the function it wraps)
                 if t.sym.decorators and t.resolution not in ("name-match", "decorated") and language == "python":
@@ -1950,6 +1950,9 @@ class Resolver:
                 for t in self._resolve_name(fid, at, name, receiver, "ref"):
                     if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
                         found.append(t.sym)
+                owner = self.enclosing_class(at) if receiver in ("self", "cls") else None
+                if owner is not None:  # `self.render_quote`, bound: a subclass's override runs for its instances
+                    found.extend(o for o in self.overrides(owner.id, name) if o not in found)
                 # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
                 for t in self._variable_lookups(fid, at, text):
                     if t.sym not in found:

@@ -650,6 +650,48 @@ def test_what_a_function_of_another_file_returns_by_name_runs_where_the_result_i
     assert ("fn/decorators.py", "update_wrapper", "returned") not in calls(edges, "fn/calc.py::memo")
 
 
+def test_a_variable_assigned_an_or_of_a_parameter_and_an_instance_holds_the_instance(repo: Path, tmp_path: Path) -> None:
+    # jsonpickle's encode(): `context = context or Pickler(...)`, then `context.flatten(value)`
+    files = {
+        "jp/__init__.py": "",
+        "jp/pickler.py": (
+            "class Pickler:\n    def flatten(self, v):\n        return v\n\n\n"
+            "class Handler:\n    def flatten(self, v):\n        return v\n\n\n"
+            "def encode(value, context=None):\n    context = context or Pickler()\n    return context.flatten(value)\n\n\n"
+            "def encode2(value, context=None):\n    context = Pickler() if context is None else context\n    return context.flatten(value)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("jp/pickler.py::encode", "jp/pickler.py::encode2"):
+        assert ("jp/pickler.py", "Pickler.flatten", "typed") in calls(edges, scope)
+        assert ("jp/pickler.py", "Handler.flatten") not in {c[:2] for c in calls(edges, scope)}
+
+
+def test_a_table_of_bound_methods_calls_the_overrides_of_subclasses(repo: Path, tmp_path: Path) -> None:
+    # mistletoe's BaseRenderer: `self.render_map = {"Quote": self.render_quote, ...}`, then
+    # `self.render_map[token.__class__.__name__](token)`; JiraRenderer overrides render_quote in another file
+    files = {
+        "md/__init__.py": "",
+        "md/base.py": (
+            "class BaseRenderer:\n    def __init__(self):\n        self.render_map = {'Quote': self.render_quote}\n\n"
+            "    def render(self, token):\n        return self.render_map[token.__class__.__name__](token)\n\n"
+            "    def render_quote(self, token):\n        return ''\n\n    def render_other(self, token):\n        return ''\n"
+        ),
+        "md/jira.py": (
+            "from .base import BaseRenderer\n\n\nclass JiraRenderer(BaseRenderer):\n"
+            "    def render_quote(self, token):\n        return 'bq.'\n\n    def render_other(self, token):\n        return 'x'\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = {c[:2] for c in calls(edges, "md/base.py::BaseRenderer.render")}
+    assert {("md/base.py", "BaseRenderer.render_quote"), ("md/jira.py", "JiraRenderer.render_quote")} <= found
+    assert ("md/jira.py", "JiraRenderer.render_other") not in found
+    # the subclass loses its override: the base's file is resolved again
+    jira = files["md/jira.py"].replace("    def render_quote(self, token):\n        return 'bq.'\n\n", "")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"md/jira.py": jira})
+    assert ("md/jira.py", "JiraRenderer.render_quote") not in {c[:2] for c in calls(edges, "md/base.py::BaseRenderer.render")}
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

@@ -627,6 +627,8 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         # `self.key = key or make_key`, `f = a if x else b`: the name holds one of the operands; a type alias
         # `RetryBaseT = retry_base | Callable[..., bool]` (or `Union[...]`, `Optional[...]`) names each member
         out.extend(("alias", left, operand) for operand in _alternatives(right) + _union_members(right, source))
+        # `context = context or Pickler(...)`: or an instance one of them makes
+        out.extend(("assign", left, callee) for callee in _alternatives(right, calls=True))
         out.extend(("alias", left, fallback) for fallback in _fallback(right, source))
         if called is not None:
             args = right.child_by_field_name("arguments")
@@ -687,9 +689,9 @@ def _positions(references: list[Reference]) -> list[Reference]:
     return out
 
 
-def _alternatives(node: Any) -> list[Any]:
+def _alternatives(node: Any, *, calls: bool = False) -> list[Any]:
     """The names an ``or``/``and`` chain or a conditional expression may evaluate to (its operands, not its
-    condition)."""
+    condition); with ``calls``, the callees of the operands that are calls of a name (``context or Pickler(...)``)."""
     out: list[Any] = []
     stack = [node] if node is not None and node.type in ("boolean_operator", "conditional_expression") else []
     while stack:
@@ -701,8 +703,10 @@ def _alternatives(node: Any) -> list[Any]:
         elif n.type == "parenthesized_expression":
             parts = [_named_child(n, 0)]
         else:
-            if n.type in _NAMES:
+            if n.type in _NAMES and not calls:
                 out.append(n)
+            elif n.type == "call" and calls and _called_function(n) is not None:
+                out.append(_called_function(n))
             continue
         stack.extend(reversed([p for p in parts if p is not None]))
     return out
