@@ -715,17 +715,9 @@ class Resolver:
             return []
         called = "(" in fn.decorators[0]
 
-        def nested(d: Sym) -> list[Sym]:  # the functions nested in d that it returns by name
-            children = self._child_map(d.id)
-            returned = [children.get(text) for kind, text in self.returned_facts(d.file_id).get(d.id, []) if kind == "alias"]
-            return [f for f in returned if f is not None and f.kind in ("function", "method")]
-
         def made(d: Sym) -> list[Sym]:
-            if d.kind not in ("function", "method"):
-                return []
-            wrappers = [w for f in nested(d) for w in nested(f)] if called else nested(d)
             out: list[Sym] = []
-            for w in wrappers:
+            for w in self._made_wrappers(fid, d, called):
                 out.extend(c for c in self._returns(w, fid) if c not in out)
             return out
 
@@ -2350,19 +2342,20 @@ class Resolver:
         return [Target(g, "generator", confidence, len(found)) for g in found]
 
     def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
-        """What a call of ``fn`` runs first when a decorator function of the file ``fid`` wraps it: the nested
-        function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
+        """What a call of ``fn``, a function of the file ``fid``, runs first when a decorator function (of any file)
+        wraps it: the nested function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
         if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
             return []
         called = "(" in fn.decorators[0]
+        return self._through_decorator(fid, fn, lambda d: self._made_wrappers(fid, d, called))
 
-        def made(d: Sym) -> list[Sym]:
-            if d.kind not in ("function", "method"):
-                return []
-            returned = self._returned_functions(fid, d)
-            return [w for f in returned for w in self._returned_functions(fid, f)] if called else returned
-
-        return self._through_decorator(fid, fn, made)
+    def _made_wrappers(self, fid: int, decorator: Sym, called: bool) -> list[Sym]:
+        """The nested functions a decorator function returns (``called``, for ``@deco(...)``: those the function it
+        returns returns)."""
+        if decorator.kind not in ("function", "method"):
+            return []
+        returned = self._returned_functions(fid, decorator)
+        return [w for f in returned for w in self._returned_functions(fid, f)] if called else returned
 
     def _enclosing_param(self, scope: Sym, name: str) -> bool:
         """Whether ``name`` is a parameter of a function enclosing ``scope`` (and no nearer definition hides it)."""
