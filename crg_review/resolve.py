@@ -455,6 +455,8 @@ class Resolver:
         found = self._facts_of(fid, scope, var)
         if not found and (held := self._property_value(fid, scope, var)) is not None:
             return held
+        if not found and self._depth <= 4 and var.isidentifier():
+            return self._fixture_value(fid, scope, var)
         if not found or self._depth > 4:
             return []
         out: list[Sym] = []
@@ -485,6 +487,20 @@ class Resolver:
                     # self.x = x, where the parameter x is annotated; x = self.y
                     found_here = self._types_of(fid, where, name_text)
                 out.extend(c for c in found_here if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
+    def _fixture_value(self, fid: int, scope: Sym, param: str) -> list[Sym]:
+        """For a parameter of a test or of a pytest fixture that names a fixture (``def test_x(pickler):`` where
+        ``def pickler(): return Pickler()``): the classes the fixture returns."""
+        if param not in _param_names(scope) or not (scope.is_test or any(_is_fixture_decorator(d) for d in scope.decorators)):
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for t in self._fixture(fid, scope, param, ""):
+                out.extend(c for c in self._returns(t.sym, fid) if c not in out)
         finally:
             self._depth -= 1
         return out
@@ -1704,6 +1720,8 @@ class Resolver:
         if not head.isidentifier():
             return None
         bound = self.lookup(fid, scope, head)
+        if bound and language == "python" and head in _param_names(scope):
+            bound = []  # the function's own parameter hides a definition of its name (a fixture, `def test(pickler)`)
         if not bound and not rest and name != "__call__":
             # `converter = CONVERTERS[lang]`: one of the table's instances, by a key known when it runs
             held = self._table_classes(fid, scope, receiver)

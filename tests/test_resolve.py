@@ -692,6 +692,30 @@ def test_a_table_of_bound_methods_calls_the_overrides_of_subclasses(repo: Path, 
     assert ("md/jira.py", "JiraRenderer.render_quote") not in {c[:2] for c in calls(edges, "md/base.py::BaseRenderer.render")}
 
 
+def test_a_parameter_naming_a_fixture_holds_what_the_fixture_returns(repo: Path, tmp_path: Path) -> None:
+    # jsonpickle's tests: `def pickler(): return jsonpickle.pickler.Pickler()`, then `def test_x(pickler): pickler.flatten(...)`
+    files = {
+        "jp/__init__.py": "",
+        "jp/pickler.py": "class Pickler:\n    def flatten(self, v):\n        return v\n\n\nclass Other:\n    def flatten(self, v):\n        return v\n",
+        "tests/conftest.py": "import pytest\n\nimport jp.pickler\n\n\n@pytest.fixture\ndef shared():\n    return jp.pickler.Pickler()\n",
+        "tests/test_p.py": (
+            "import pytest\n\nimport jp.pickler\n\n\n@pytest.fixture\ndef pickler():\n    return jp.pickler.Pickler()\n\n\n"
+            "def test_flatten(pickler):\n    assert pickler.flatten(1)\n\n\ndef test_shared(shared):\n    assert shared.flatten(1)\n\n\n"
+            "def helper(pickler):\n    return pickler.flatten(1)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("tests/test_p.py::test_flatten", "tests/test_p.py::test_shared"):
+        assert ("jp/pickler.py", "Pickler.flatten", "typed") in calls(edges, scope)
+        assert ("jp/pickler.py", "Other.flatten") not in {c[:2] for c in calls(edges, scope)}
+    # a function that is neither a test nor a fixture gets no fixture
+    assert ("jp/pickler.py", "Pickler.flatten", "typed") not in calls(edges, "tests/test_p.py::helper")
+    # the conftest's fixture makes another class: the test is resolved again
+    conftest = files["tests/conftest.py"].replace("jp.pickler.Pickler()", "jp.pickler.Other()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"tests/conftest.py": conftest})
+    assert ("jp/pickler.py", "Other.flatten", "typed") in calls(edges, "tests/test_p.py::test_shared")
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",
