@@ -428,11 +428,16 @@ class Resolver:
             return out
         if var == RETURN_FACT:
             return [(scope, f) for f in facts.get((scope.id, var), [])]
+        added: list[tuple[Sym, Fact]] = []
         for s in self._scope_chain(scope):
             found = facts.get((s.id, var))
-            if found:
-                return [(s, f) for f in found]
-        return []
+            if found and all(kind == "item" for kind, _ in found):
+                # `section[entry] = check` in a nested function adds to the name, binds nothing: what it holds is
+                # stated further out (`section = self` in the function around it)
+                added.extend((s, f) for f in found)
+            elif found:
+                return added + [(s, f) for f in found]
+        return added
 
     def _property_value(self, fid: int, scope: Sym, var: str) -> list[Sym] | None:
         """For ``self.timer`` where ``timer`` is a property of the enclosing class: the classes its getter

@@ -716,6 +716,21 @@ def test_a_parameter_naming_a_fixture_holds_what_the_fixture_returns(repo: Path,
     assert ("jp/pickler.py", "Other.flatten", "typed") in calls(edges, "tests/test_p.py::test_shared")
 
 
+def test_an_item_stored_in_a_nested_function_keeps_the_type_the_function_around_states(repo: Path, tmp_path: Path) -> None:
+    # configobj's validate(): `section = self`, then in the nested validate_entry `section[entry] = check`
+    files = {
+        "cfg/__init__.py": "",
+        "cfg/obj.py": (
+            "class Section(dict):\n    def __setitem__(self, key, value):\n        dict.__setitem__(self, key, value)\n\n\n"
+            "class Config(Section):\n    def validate(self, section=None):\n        if section is None:\n            section = self\n\n"
+            "        def validate_entry(entry, check):\n            section[entry] = check\n\n"
+            "        for key, value in section.items():\n            validate_entry(key, value.strip())\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("cfg/obj.py", "Section.__setitem__", "typed") in calls(edges, "cfg/obj.py::Config.validate.validate_entry")
+
+
 def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",
