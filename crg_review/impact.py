@@ -2719,18 +2719,18 @@ def _first_name(qualname: str) -> str:
 
 def convention_tests(
     graph: Graph,
-    changed_paths: Iterable[str],
+    files_by_path: dict[str, list[str]],
     names_by_path: dict[str, set[str]],
     covered_paths: set[str],
     found_files: set[str],
 ) -> dict[str, list[Node]]:
-    """By changed path, the tests in ``test_<module>.py`` / ``<module>_test.py`` for a changed ``<module>.py``: those that name a
+    """By changed path, the tests in its convention files (``files_by_path``: ``test_<module>.py`` / ``<module>_test.py``
+    for a changed ``<module>.py``, :func:`convention_files`): those that name a
     changed symbol, or every test of the file when the graph found no test for that module at all; for a module of
     a family (``lang_RU.py`` among ``lang_*.py``), also when it found none in that file (``found_files``: num2words's
     changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string)."""
     out: dict[str, list[Node]] = {}
-    for path in sorted(changed_paths):
-        files = convention_files(graph, path)
+    for path, files in sorted(files_by_path.items()):
         if not files:
             continue
         tests = graph.tests_in_files(files)
@@ -3245,8 +3245,9 @@ def _analyze(
     walked: dict[int, tuple[int, str, int]] = {}
     ran: set[int] = set()
     start_nodes = graph.nodes(starts)
-    plugins = {p: bool(convention_files(graph, p)) and _in_family(graph, p) for p in {n.path for n in start_nodes.values()}}
-    keyed = {sid for sid, n in start_nodes.items() if plugins[n.path]}
+    conv_files = {p: convention_files(graph, p) for p in {*touched.changed_paths, *(n.path for n in start_nodes.values())}}
+    plugins = {p for p in {n.path for n in start_nodes.values()} if conv_files[p] and _in_family(graph, p)}
+    keyed = {sid for sid, n in start_nodes.items() if n.path in plugins}
     hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked, executed=ran, keyed=keyed)
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked, ran)
@@ -3273,7 +3274,9 @@ def _analyze(
     for r in touched.removed:
         names_by_path.setdefault(r.path, set()).add(r.symbol.name)
     found_files = {h.node.path for h in hits.values()}
-    conv = convention_tests(graph, touched.changed_paths, names_by_path, covered_paths, found_files)
+    conv = convention_tests(
+        graph, {p: conv_files[p] for p in touched.changed_paths}, names_by_path, covered_paths, found_files
+    )
     conv_paths = {path for path, tests in conv.items() if tests}
     for t in (t for tests in conv.values() for t in tests):
         key = f"{t.path}::{t.qualname}"

@@ -37,6 +37,13 @@ RETURN_FACT = "return"
 #: kinds of symbols that run when called
 FUNCTION_KINDS = frozenset(("function", "method"))
 
+
+def stored_method(variable: str, value: str) -> bool:
+    """Whether an ``item`` fact stores a method of the object in a table on it (``self.handlers`` holds
+    ``self.generate_type``): a fact a base class of another file reads (resolve.Resolver.stored_methods), which the
+    store names to the files that may read it when it changes."""
+    return variable.startswith("self.") and value.startswith("self.") and value.count(".") == 1
+
 SYMBOL_KINDS = (
     "module",
     "class",

@@ -47,7 +47,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, RETURN_FACT, decorator_name, param_name
+from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, RETURN_FACT, decorator_name, param_name, stored_method
 from .store import escape_like, path_names
 
 __all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -675,7 +675,7 @@ class Resolver:
         out: list[Sym] = []
         for m in self.children(cls.id):
             for variable, value in facts.get(m.id, []):
-                found = own.get(value.partition(".")[2]) if variable == container and value.count(".") == 1 else None
+                found = own.get(value.partition(".")[2]) if variable == container and stored_method(variable, value) else None
                 if found is not None and found.kind in ("function", "method") and found not in out:
                     out.append(found)
         return out
@@ -699,16 +699,19 @@ class Resolver:
         """Classes a function of another file makes in its ``return`` statements (``return Indent(...)``), the
         names looked up where it is defined through its definitions and imports only (its variables are
         another file's facts, which are not read)."""
-        out: list[Sym] = []
         if self._depth > 4:
-            return out
+            return []
+        return [c for c in self._returned_bound(fn, "assign") if c.kind in _CLASS_KINDS and not self._is_protocol(c)]
+
+    def _returned_bound(self, fn: Sym, kind: str, skip: Collection[str] = ()) -> list[Sym]:
+        """What the texts of ``fn``'s return facts of ``kind`` (``assign``: a callee; ``alias``: a name) mean where it is
+        defined, through definitions and imports only (:meth:`_bound`), ``skip`` and ``self``/``cls`` left out."""
+        out: list[Sym] = []
         self._depth += 1
         try:
-            for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
-                if kind == "assign" and text.partition(".")[0] not in ("self", "cls"):
-                    for found in self._bound(fn.file_id, fn, text):
-                        if found.kind in _CLASS_KINDS and not self._is_protocol(found) and found not in out:
-                            out.append(found)
+            for fact_kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
+                if fact_kind == kind and text not in skip and text.partition(".")[0] not in ("self", "cls"):
+                    out.extend(s for s in self._bound(fn.file_id, fn, text) if s not in out)
         finally:
             self._depth -= 1
         return out
@@ -746,11 +749,14 @@ class Resolver:
             return self._through_decorator(fid, fn, made)
         # a function of another file: its decorator through that file's definitions and imports only (which the
         # store names it for when they change; resolve.affected_files: the functions a changed decorator decorates)
-        callee = fn.decorators[0].partition("(")[0].strip()
+        named = self._decorator_callee(fn)
+        if named is None:
+            return []
+        scope, receiver, name = named
         out: list[Sym] = []
         self._depth += 1
         try:
-            for d in self._bound(fn.file_id, self.defined_in(fn), callee):
+            for d in self._bound(fn.file_id, scope, f"{receiver}.{name}" if receiver else name):
                 out.extend(c for c in made(d) if c not in out)
         finally:
             self._depth -= 1
@@ -2272,16 +2278,8 @@ class Resolver:
         """For a function of another file: the functions of its module (or that it imports) other than its own nested
         ones that it returns by name (``return functools.partial(update_wrapper, wrapped=wrapped)`` returns what calls
         ``update_wrapper``), through definitions and imports only (:meth:`_bound`)."""
-        found: list[Sym] = []
-        nested, params = self._child_map(fn.id), _param_names(fn)
-        self._depth += 1
-        try:
-            for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
-                if kind != "alias" or text in nested or text in params or text.partition(".")[0] in ("self", "cls"):
-                    continue
-                found.extend(s for s in self._bound(fn.file_id, fn, text) if s.kind in ("function", "method") and s not in found)
-        finally:
-            self._depth -= 1
+        skip = self._child_map(fn.id).keys() | _param_names(fn)  # nested ones: _returned_functions; parameters: not followed
+        found = [s for s in self._returned_bound(fn, "alias", skip) if s.kind in ("function", "method")]
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
 

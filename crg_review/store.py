@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import IndexBuildError, LockedError
-from .model import CLASS_KINDS, FUNCTION_KINDS, MODULE_QUALNAME, RETURN_FACT, ParseResult, Symbol, decorator_name
+from .model import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    MODULE_QUALNAME,
+    RETURN_FACT,
+    ParseResult,
+    Symbol,
+    decorator_name,
+    stored_method,
+)
 
 __all__ = ["SCHEMA_VERSION", "Store", "fts_quote", "name_tokens"]
 
@@ -513,8 +522,9 @@ class Store:
         returns = _returns_changed(self._return_facts(fid), _return_facts_of(parsed), names)
         names.update(_enclosing_names(returns | gone | came, functions))
         # and the methods a class here stores in a table on self, which its base's file may call (the table's name)
-        stored = self._stored_methods(fid) ^ _stored_methods_of(parsed)
-        stored |= {f for f in _stored_methods_of(parsed) if f[2].partition(".")[2] in names}
+        stored_now = _stored_methods_of(parsed)
+        stored = self._stored_methods(fid) ^ stored_now
+        stored |= {f for f in stored_now if f[2].partition(".")[2] in names}
         names.update(variable.partition(".")[2] for _scope, variable, _value in stored)
         # FTS rows are rewritten only where what they index changed: a body edit leaves them (and the pages
         # of the index's segments, which every rewrite adds to and merges) alone
@@ -606,7 +616,7 @@ class Store:
                 " WHERE r.file_id=? AND r.kind='item' AND r.name LIKE 'self.%' AND r.receiver LIKE 'self.%'",
                 (fid,),
             )
-            if _stored_method(str(variable), str(value))
+            if stored_method(str(variable), str(value))
         }
 
     def _module_aliases(self, fid: int) -> list[tuple[str, str]]:
@@ -813,15 +823,9 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _stored_method(variable: str, value: str) -> bool:
-    """An ``item`` fact of a method stored in a table on self (``self.handlers`` holds ``self.generate_type``), which a
-    base class of another file may call (resolve.Resolver.stored_methods)."""
-    return variable.startswith("self.") and value.startswith("self.") and value.count(".") == 1
-
-
 def _stored_methods_of(parsed: ParseResult) -> set[tuple[str, str, str]]:
     """What :meth:`Store._stored_methods` reads back once ``parsed`` is stored."""
-    return {(r.scope, r.name, r.receiver) for r in parsed.references if r.kind == "item" and _stored_method(r.name, r.receiver)}
+    return {(r.scope, r.name, r.receiver) for r in parsed.references if r.kind == "item" and stored_method(r.name, r.receiver)}
 
 
 def _return_facts_of(parsed: ParseResult) -> dict[str, set[tuple[str, str]]]:

@@ -9,7 +9,7 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol, param_name
+from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol, param_name, stored_method
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -1633,8 +1633,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
     iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
     iterated.update([n.rpartition(".")[0] for n in iterated if n.endswith((".values", ".items"))])  # `X.values()`
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
-    # (a collection given is kept in its own scope only: items of a name in a nested function, `section[k] = v`,
-    # would hide from it the facts of the function around it, which type the name)
+    # (a collection given is kept in its own scope: the function it is given to sees what that scope put in it)
     # and a method of the file stored in a table on self (`self.handlers.update((("type", self.generate_type),))`): the
     # class's base in another file may call what the table holds (resolve.Resolver._table_callables)
     result.references = [
@@ -1645,10 +1644,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
 
 
 def _stores_own_method(variable: str, value: str, methods: Collection[str]) -> bool:
-    """Whether an ``item`` fact stores a method of the object (one of ``methods``, those the file defines) into a table on
-    it (``self.handlers`` holds ``self.generate_type``): a fact other files' resolution reads (a base class of another
-    file that calls the table's items)."""
-    return variable.startswith("self.") and value.startswith("self.") and value.partition(".")[2] in methods
+    """Whether an ``item`` fact stores one of ``methods`` (those the file defines) in a table on self (model.stored_method)."""
+    return stored_method(variable, value) and value.partition(".")[2] in methods
 
 
 def _protocol_method(kind: str, name: str) -> str:
