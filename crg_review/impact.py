@@ -205,7 +205,7 @@ class Node(NamedTuple):
     start_line: int
     end_line: int
     parent_id: int | None
-    is_test: int  # 0 or 1, as stored
+    is_test: int  # as stored: 0, 1 (the parser's mark) or 2 (a subclass of a test class of another file)
     in_test_file: int
     decorators_json: str
     params_json: str
@@ -1548,7 +1548,7 @@ class Graph:
             self._file_tests[p] = []
         for chunk in _chunks(want):
             rows = self.conn.execute(
-                f"{_NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test = 1 ORDER BY f.path, s.start_line", chunk
+                f"{_NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test != 0 ORDER BY f.path, s.start_line", chunk
             ).fetchall()
             for n in map(_node, rows):
                 if n.runnable_test:

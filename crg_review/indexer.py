@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from . import languages
 from .errors import GitError
-from .languages import hooks_for, language_for_path
+from .languages import hooks_for, language_for_path, python
 from .model import ParseResult
 from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, inherit_pairs
 from .store import EDGE_INDEXES, Store
@@ -277,6 +277,8 @@ def update_index(
                 resolve_everything(store, resolver, ordered, helpers=helpers)
         else:
             resolver.resolve_files(ordered)
+        # a class of a test file deriving from a TestCase subclass of another file is a test class too
+        store.mark_inherited_tests(None if full else ordered, python.TEST_BASES)
         report.resolved_files = len(ordered)
         report.timings["resolve"] = time.perf_counter() - mark
         store.set_meta("indexed", label)

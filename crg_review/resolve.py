@@ -157,7 +157,9 @@ class Target:
     candidates: int = 1
 
 
-_SYM_COLUMNS = "id, file_id, parent_id, kind, name, qualname, decorators, params, is_test"
+# the parser's test marks only (store.mark_inherited_tests adds others once edges are resolved: not seen here, so that
+# an incremental update resolves as a full build does)
+_SYM_COLUMNS = "id, file_id, parent_id, kind, name, qualname, decorators, params, is_test = 1"
 
 
 def _decorator_call(scope: Sym, name: str, receiver: str) -> bool:

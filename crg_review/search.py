@@ -574,7 +574,7 @@ def _kind_clause(kind: str | None, alias: str = "s") -> tuple[str, tuple[Any, ..
     if kind is None:
         return "", ()
     if kind == "test":
-        return f" AND ({alias}.kind = 'test' OR ({alias}.is_test = 1 AND {alias}.kind != 'module'))", ()
+        return f" AND ({alias}.kind = 'test' OR ({alias}.is_test != 0 AND {alias}.kind != 'module'))", ()
     return f" AND {alias}.kind = ?", (kind,)
 
 

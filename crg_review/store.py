@@ -469,7 +469,8 @@ class Store:
         old = {
             r[1]: r
             for r in self.conn.execute(
-                "SELECT s.id, s.qualname, s.kind, s.name, p.qualname, s.decorators, s.params, s.signature, s.is_test,"
+                # the parser's test mark (mark_inherited_tests sets 2 for others, once edges are resolved)
+                "SELECT s.id, s.qualname, s.kind, s.name, p.qualname, s.decorators, s.params, s.signature, s.is_test = 1,"
                 " s.docstring FROM symbols s LEFT JOIN symbols p ON p.id=s.parent_id WHERE s.file_id=?",
                 (fid,),
             )
@@ -713,6 +714,57 @@ class Store:
             [(ids[b.symbol], fid, b.text, base_name(b.text), b.line) for b in parsed.bases if b.symbol in ids],
         )
 
+    def mark_inherited_tests(self, files: Iterable[int] | None, test_bases: Iterable[str]) -> None:
+        """unittest runs a TestCase subclass whatever its name, and so does pytest: a class of a Python test file
+        whose in-repo ancestors include one deriving from a ``test_bases`` name (a base in a helper module:
+        jsonpickle's ``class BackendBase(SkippableTest)``) is a test class, its ``test*`` methods tests. The
+        parser sees one file; this marks them (``is_test = 2``) once inherit edges are resolved. ``files``: the
+        files just resolved (None: all), whose classes and every class below them are looked at again."""
+        q = self.conn.execute
+        # the classes of Python test files (not conftest.py) the parser did not mark
+        candidate_sql = (
+            "SELECT s.id FROM symbols s JOIN files f ON f.id=s.file_id WHERE s.kind='class' AND s.is_test=0"
+            " AND f.is_test=1 AND f.language='python' AND f.path NOT LIKE '%conftest.py'"
+        )
+        candidates: set[int] = set()
+        if files is None:
+            q("UPDATE symbols SET is_test=0 WHERE is_test=2")
+            candidates.update(r[0] for r in q(candidate_sql))
+        else:
+            scope: set[int] = set()
+            for chunk in _chunked(sorted(set(files))):
+                scope.update(r[0] for r in q(f"SELECT id FROM symbols WHERE kind='class' AND file_id IN ({chunk})"))
+            frontier = set(scope)
+            while frontier:
+                below: set[int] = set()
+                for chunk in _chunked(sorted(frontier)):
+                    below.update(r[0] for r in q(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({chunk})"))
+                frontier = below - scope
+                scope |= frontier
+            for chunk in _chunked(sorted(scope)):
+                q(f"UPDATE symbols SET is_test=0 WHERE id IN ({chunk}) AND is_test=2")
+                q(f"UPDATE symbols SET is_test=0 WHERE parent_id IN ({chunk}) AND is_test=2")
+                candidates.update(r[0] for r in q(f"{candidate_sql} AND s.id IN ({chunk})"))
+        if not candidates:
+            return
+        names = sorted(set(test_bases))
+        roots = {r[0] for r in q(f"SELECT symbol_id FROM bases WHERE name IN ({','.join('?' * len(names))})", names)}
+        derived: set[int] = set()
+        for chunk in _chunked(sorted(candidates)):
+            derived.update(
+                r[0]
+                for r in q(
+                    "WITH RECURSIVE up(cls, anc) AS ("
+                    f" SELECT src_id, dst_id FROM edges WHERE kind='inherit' AND src_id IN ({chunk})"
+                    " UNION SELECT up.cls, e.dst_id FROM up JOIN edges e ON e.src_id=up.anc AND e.kind='inherit')"
+                    " SELECT cls, anc FROM up"
+                )
+                if r[1] in roots
+            )
+        for chunk in _chunked(sorted(derived)):
+            q(f"UPDATE symbols SET is_test=2 WHERE id IN ({chunk})")
+            q(f"UPDATE symbols SET is_test=2 WHERE parent_id IN ({chunk}) AND kind='method' AND name GLOB 'test*' AND is_test=0")
+
     # --- whole-index reads -----------------------------------------------------------------------
 
     def has_files(self) -> bool:
@@ -764,7 +816,7 @@ class Store:
             "unresolved_by_reason": dict(
                 q("SELECT reason, count(*) FROM unresolved GROUP BY reason ORDER BY reason").fetchall()
             ),
-            "tests": q("SELECT count(*) FROM symbols WHERE is_test=1 AND kind!='class'").fetchone()[0],
+            "tests": q("SELECT count(*) FROM symbols WHERE is_test!=0 AND kind!='class'").fetchone()[0],
             "vectors": q("SELECT count(*) FROM vectors").fetchone()[0],
             "fts": self.has_fts,
             "schema_version": SCHEMA_VERSION,
@@ -908,3 +960,9 @@ def default_db_path(common_dir: Path) -> Path:
     """``<git common dir>/crg-review/index.db``, unless ``CRG_REVIEW_DB`` says otherwise."""
     env = os.environ.get("CRG_REVIEW_DB")
     return Path(env) if env else common_dir / "crg-review" / "index.db"
+
+
+def _chunked(ids: list[int], size: int = 500) -> Iterator[str]:
+    """Integer ids as comma-separated lists for ``IN (...)``, ``size`` at a time."""
+    for i in range(0, len(ids), size):
+        yield ",".join(str(x) for x in ids[i : i + size])

@@ -385,6 +385,34 @@ def test_the_doctest_of_a_repeated_definition_runs_under_its_name(tmp_path: Path
     assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
 
 
+def test_a_test_file_class_deriving_from_a_testcase_of_a_helper_module_is_a_test_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # `from helper import SkippableTest` (tests/ on sys.path, as pytest puts it): BackendBase and JsonCase are
+    # unittest classes though neither is named Test* nor names TestCase (jsonpickle's backend tests)
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/codec.py", "def encode(x):\n    return str(x)\n")
+    write(repo, "tests/helper.py", "import unittest\n\n\nclass SkippableTest(unittest.TestCase):\n    pass\n")
+    write(
+        repo,
+        "tests/backend_test.py",
+        "from helper import SkippableTest\n\nfrom pkg.codec import encode\n\n\nclass BackendBase(SkippableTest):\n"
+        "    def roundtrip(self):\n        return encode(1)\n\n    def test_none(self):\n        assert encode(None)\n\n\n"
+        "class JsonCase(BackendBase):\n    def test_json(self):\n        assert self.roundtrip() == '1'\n",
+    )
+    commit(repo, "backends")
+    edit(repo, "pkg/codec.py", "return str(x)", "return str(x) + ''")
+    db = str(tmp_path / "index.db")
+    assert set(selected(review(capsys, repo, "--db", db))) == {
+        "tests/backend_test.py::BackendBase::test_none",
+        "tests/backend_test.py::JsonCase::test_none",
+        "tests/backend_test.py::JsonCase::test_json",
+    }
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "3 passed"
+
+
 def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_path: Path, capsys: Any) -> None:
     # pkg/__init__.py imports pkg.codec, whose import runs `setup()`: collecting any doctest of either module runs it
     repo = make_repo(tmp_path / "repo")

@@ -22,7 +22,9 @@ FUNCS = tuple(f"f{i}" for i in range(6))
 CLASSES = ("C0", "C1", "C2")
 #: m2 is rendered a classmethod (what it returns, called on its class, is an instance of it); a class with a
 #: __getattr__ answers the calls of names it lacks
-METHODS = ("m0", "m1", "__init__", "__getattr__", "m2")
+METHODS = ("m0", "m1", "__init__", "__getattr__", "m2", "test_m")
+#: a base of no file: a class deriving from it (or from a class of another file that does) is a unittest test class
+TESTCASE = ("unittest", "TestCase")
 #: decorators whose wrapper calls (or not: ``calls`` empty) the function it wraps, in any file
 DECOS = ("d0", "d1")
 #: what a function is decorated with: a decorator, or a function it registers with (`@f0.command()`)
@@ -113,7 +115,10 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
             body.append(f"    return {call_expr(*d.returns, 'from')}" if d.returns else "    return x")
         else:
             base = ""
-            if d.base is not None:
+            if d.base == TESTCASE:
+                imports.append("import unittest")
+                base = "(unittest.TestCase)"
+            elif d.base is not None:
                 base_file, base_name = d.base
                 if base_file == path:
                     base = f"({base_name})"
@@ -180,8 +185,13 @@ def a_def(draw: st.DrawFn) -> Def:
         ]
         for m in draw(st.lists(st.sampled_from(METHODS), max_size=2, unique=True))
     }
-    base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
-    return Def("class", draw(st.sampled_from(CLASSES)), base=base, methods=methods)
+    return Def("class", draw(st.sampled_from(CLASSES)), base=draw(a_base()), methods=methods)
+
+
+@st.composite
+def a_base(draw: st.DrawFn) -> tuple[str, str] | None:
+    which = draw(st.integers(0, 3))
+    return None if which == 0 else TESTCASE if which == 1 else (draw(files_st), draw(st.sampled_from(CLASSES)))
 
 
 @st.composite
@@ -231,7 +241,7 @@ def edit(draw: st.DrawFn, files: dict[str, list[Def]], reexports: dict[str, list
             d.deco = (draw(files_st), draw(st.sampled_from(DECORATING))) if draw(st.booleans()) else None
             d.returns = draw(a_return())
         else:
-            d.base = (draw(files_st), draw(st.sampled_from(CLASSES))) if draw(st.booleans()) else None
+            d.base = draw(a_base())
     return f"{op} {d.name} in {path}"
 
 

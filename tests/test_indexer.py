@@ -166,6 +166,39 @@ def test_full_equals_incremental_after_a_sequence_of_commits(repo: Path, store: 
 # --- what is indexed: commit, staged, worktree ------------------------------------------------------
 
 
+def test_subclasses_of_another_files_testcase_are_marked_and_unmarked_as_it_changes(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    write(repo, "tests/helper.py", "import unittest\n\n\nclass Base(unittest.TestCase):\n    pass\n")
+    write(
+        repo,
+        "tests/test_more.py",
+        "from helper import Base\n\n\nclass Mid(Base):\n    def test_a(self):\n        pass\n\n    def check(self):\n"
+        "        pass\n\n\nclass Leaf(Mid):\n    def test_b(self):\n        pass\n",
+    )
+    write(repo, "src/more.py", "from tests.helper import Base\n\n\nclass NotCollected(Base):\n    def test_c(self):\n        pass\n")
+    write(repo, "tests/make.py", "from test_more import Mid\n\n\ndef make():\n    return Mid()\n")
+    commit(repo, "tests")
+    update(store, repo)
+
+    def marked() -> set[str]:
+        rows = store.conn.execute("SELECT s.qualname FROM symbols s WHERE s.is_test != 0 AND s.kind != 'module'")
+        return {r[0] for r in rows}
+
+    assert marked() == {"Base", "Mid", "Mid.test_a", "Leaf", "Leaf.test_b"}  # src/ is no test file
+    assert store.dump() == full_dump(repo, tmp_path)
+    # a body edit re-resolves the file alone: its marked classes are no change of theirs (tests/make.py names Mid)
+    write(repo, "tests/test_more.py", (repo / "tests/test_more.py").read_text().replace("pass", "return None", 1))
+    commit(repo, "body")
+    assert update(store, repo).resolved_files == 1
+    assert marked() == {"Base", "Mid", "Mid.test_a", "Leaf", "Leaf.test_b"}
+    write(repo, "tests/helper.py", "class Base:\n    pass\n")  # no TestCase any more: test_more.py is not re-parsed
+    commit(repo, "plain base")
+    update(store, repo)
+    assert marked() == set()
+    assert store.dump() == full_dump(repo, tmp_path)
+
+
 def test_a_commits_tree_is_indexed_whatever_the_worktree_holds(repo: Path, store: Store, tmp_path: Path) -> None:
     first = git(repo, "rev-parse", "HEAD").strip()
     write(repo, "pkg/util.py", UTIL + "\n\ndef later():\n    return 1\n")

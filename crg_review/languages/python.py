@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from ..parse import Definition
 
 SEPARATOR = "."
-_TEST_BASES = ("TestCase", "IsolatedAsyncioTestCase", "AsyncTestCase", "SimpleTestCase", "TransactionTestCase")
+#: bases that make a class a unittest test class (the last dotted part: ``unittest.TestCase``)
+TEST_BASES = ("TestCase", "IsolatedAsyncioTestCase", "AsyncTestCase", "SimpleTestCase", "TransactionTestCase")
 
 
 def _text(node: Any, source: bytes) -> str:
@@ -110,7 +111,7 @@ def is_test(d: Definition, path: str, parent_test: bool) -> bool:
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
     if d.kind == "class":
         bases = [b.rsplit(".", 1)[-1] for b in d.bases]
-        return (in_test_file and d.name.startswith("Test")) or any(b in _TEST_BASES for b in bases)
+        return (in_test_file and d.name.startswith("Test")) or any(b in TEST_BASES for b in bases)
     if d.kind == "method":
         return parent_test and d.name.startswith("test")
     if d.kind == "function":
