@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from .errors import CrgError
 from .languages import hooks_for, language_for_path
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol, param_name
-from .resolve import PROTOCOL_METHODS
+from .resolve import FAMILY_CONFIDENCE, PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 from .store import escape_like
 
@@ -241,6 +241,7 @@ class EdgeIn(NamedTuple):
     confidence: float
     resolution: str
     line: int
+    candidates: int = 1  # definitions a name match chose among
 
 
 _NODE_SQL = (
@@ -248,7 +249,7 @@ _NODE_SQL = (
     " s.end_line, s.parent_id, s.is_test, f.is_test, s.decorators, s.params, s.signature"
     " FROM symbols s JOIN files f ON f.id = s.file_id"
 )
-_EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line"
+_EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line, candidates"
 # rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
 _node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
 _edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
@@ -430,7 +431,7 @@ class Graph:
             setter = any(d.endswith((".setter", ".deleter")) for d in node.decorators)
             for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
                 if e.src != node.id and not (setter and e.resolution == "getattr"):
-                    edges.append(EdgeIn(e.src, node.id, e.kind, e.confidence, e.resolution, e.line))
+                    edges.append(e._replace(dst=node.id))
         return edges
 
     # classes
@@ -1150,7 +1151,7 @@ class Graph:
                 # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
                 name = self.nodes([cls])[cls].name
                 found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
-            out.extend(EdgeIn(e.src, method.id, e.kind, e.confidence, e.resolution, e.line) for e in found)
+            out.extend(e._replace(dst=method.id) for e in found)
         return out
 
     def framework_hook(self, method: Node) -> bool:
@@ -2213,7 +2214,7 @@ def walk_tests(
                         continue
                     _add_tests(graph, hits, graph.tests_in_files([src.path]), depth + 1, "graph", state[dst][2])
                     continue
-                if e.resolution == "name-match" and (demoted or e.confidence < floor):
+                if _guessed(e, demoted, floor):
                     prev = state.get(e.src)
                     if prev is None or bits & ~prev[2]:
                         # checked once the level's other edges are followed: most scopes an x.m() matched by
@@ -2376,14 +2377,24 @@ def _prefetch_receiver_checks(
         scopes = {
             e.src
             for e in edges
-            if e.resolution == "name-match"
-            and (demoted or e.confidence < floor)
+            if _guessed(e, demoted, floor)
             and (e.src not in state or bits & ~state[e.src][2])
         }
         if scopes:
             checks[dst] = scopes
     if checks:
         graph.prefetch_receiver_checks(checks)
+
+
+def _guessed(e: EdgeIn, demoted: bool, floor: float) -> bool:
+    """Whether the walk follows an edge only once the receiver check passes: an ``x.m()`` matched by name that
+    is weak among many candidates, or whose m is also a built-in type's method (``demoted``), unless every
+    candidate is a method of one class family (resolve.FAMILY_CONFIDENCE: mistletoe's ``token_type.read(lines)``
+    over its token classes)."""
+    if e.resolution != "name-match":
+        return False
+    family = e.candidates > 1 and e.confidence >= FAMILY_CONFIDENCE
+    return (demoted and not family) or e.confidence < floor
 
 
 class _DepthWindow:

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, RETURN_FACT, decorator_name, param_name, stored_method
 from .store import escape_like, path_names
 
-__all__ = ["LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
+__all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
 #: overrides of a method in at most MAX_FAMILIES class hierarchies)
@@ -103,6 +103,11 @@ _ACCESSOR_DECORATORS = frozenset(("setter", "getter", "deleter"))
 _HELD_CONFIDENCE = 0.9
 #: a method of an item of a table of instances (``CONVERTERS[lang].to_ordinal(n)``) when every instance has it
 _INSTANCES_CONFIDENCE = 0.9
+#: ``x.m()`` on an unknown receiver where every method named m is in one class family (the classes share an in-repo
+#: ancestor): a polymorphic call of that family's method (mistletoe's `for token_type in token_types:
+#: token_type.start(line)` over a dozen token classes), as likely as the walk needs to follow it; above 0.5 / 2, so
+#: a name match of several candidates this sure is one of a family (impact: no built-in type's method then)
+FAMILY_CONFIDENCE = 0.3
 #: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
 #: caller (`return _zip_equal(*args)` passes it on); and one of several runs
 _GENERATOR_CONFIDENCE = 0.4
@@ -225,6 +230,7 @@ class Resolver:
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._return_cache: dict[tuple[int, int, str], list[Sym]] = {}
         self._module_aliases: dict[int, dict[str, list[str]]] = {}
+        self._module_instances: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
         self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
@@ -232,6 +238,7 @@ class Resolver:
         self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._stored_calls: dict[int, list[Sym]] = {}
         self._families: dict[str, bool] = {}
+        self._one_families: dict[str, bool] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -463,6 +470,10 @@ class Resolver:
         if not found and (held := self._property_value(fid, scope, var)) is not None:
             return held
         if not found and self._depth <= 4 and var.isidentifier():
+            imported = self._imported_instances(fid, scope, var)
+            if imported:
+                return imported
+        if not found and self._depth <= 4 and var.isidentifier():
             return self._fixture_value(fid, scope, var)
         if not found or self._depth > 4:
             return []
@@ -497,6 +508,46 @@ class Resolver:
         finally:
             self._depth -= 1
         return out
+
+    def _imported_instances(self, fid: int, scope: Sym, var: str) -> list[Sym]:
+        """For a name imported from a module of the repository that makes it at its top (``from .backend import
+        json`` where backend.py says ``json = JSONBackend()``), or that imports it in turn: the classes made there."""
+        if self.file(fid)[1] != "python":
+            return []
+        named, _ = self._bindings(fid)
+        for i, enclosing in enumerate(self._scope_chain(scope)):
+            if i > 0 and enclosing.params and var in _param_names(enclosing):
+                return []
+            rows = named.get((enclosing.id, var))
+            if not rows:
+                continue
+            out: list[Sym] = []
+            self._depth += 1
+            try:
+                for imp in rows:
+                    imported = imp["name"]
+                    if imported is None or imported == "*":
+                        continue
+                    for f in self.module_files(fid, imp["module"], imp["level"]):
+                        if self.export(f, imported):  # a definition, or a re-export of one: no variable
+                            continue
+                        module = self.module_symbol(f)
+                        made = self._module_instances.get(f)
+                        if made is None:  # these rows only (see _module_alias)
+                            made = self._module_instances[f] = {}
+                            for name, text in self.conn.execute(
+                                "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY id",
+                                (f, module.id),
+                            ):
+                                made.setdefault(name, []).append(text)
+                        found = [c for text in made.get(imported, []) for c in self._made_by(f, module, text)]
+                        if not found and self._depth <= 4:
+                            found = self._imported_instances(f, module, imported)
+                        out.extend(c for c in found if c not in out)
+            finally:
+                self._depth -= 1
+            return out
+        return []
 
     def _fixture_value(self, fid: int, scope: Sym, param: str) -> list[Sym]:
         """For a parameter of a test or of a pytest fixture that names a fixture (``def test_x(pickler):`` where
@@ -1443,6 +1494,12 @@ class Resolver:
                 if language == "python":
                     for init in self._constructors(t.sym):
                         add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
+                    if name == "__iter__" and t.resolution != "name-match" and t.sym.kind == "method" and t.sym.parent_id:
+                        # `for n in PreOrderIter(node)`: an iterator's __iter__ gives itself, whose __next__ then
+                        # runs for each item (anytree's AbstractIter)
+                        step = self.member(t.sym.parent_id, "__next__")
+                        if step is not None and step.kind == "method":
+                            add(scope.id, Target(step, "iterator", t.confidence), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
         # the function given is called by the function of this file it is given to (an argument at the line of the
         # call, or below the nearest call above it when none is at its line: a call over several lines; which parameter
@@ -1573,6 +1630,8 @@ class Resolver:
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             return []
         confidence = round(0.5 / len(cands), 3)
+        if receiver and kind == "call" and 1 < len(cands) <= MAX_CANDIDATES and self._one_family(name, cands):
+            confidence = max(confidence, FAMILY_CONFIDENCE)
         return [Target(c, "name-match", confidence, len(cands)) for c in cands]
 
     def _argparse_defaults(self, fid: int, scope: Sym, name: str) -> list[Target]:
@@ -1639,6 +1698,27 @@ class Resolver:
                         roots += 1
                 found = roots <= MAX_FAMILIES
             self._families[name] = found
+        return found
+
+    def _one_family(self, name: str, cands: list[Sym]) -> bool:
+        """Whether the candidates of a method name are all methods of classes with a common in-repo ancestor
+        (one of them or a base they share): then a call of the name is a call of that family's method, on one
+        of its classes. (A change of bases re-resolves the files with edges into the classes below it:
+        :func:`hierarchy_dependents`.)"""
+        found = self._one_families.get(name)
+        if found is None:
+            owners = {c.parent_id for c in cands}
+            found = False
+            if all(c.kind == "method" for c in cands) and None not in owners:
+                shared: set[int] | None = None
+                for owner in owners:
+                    assert owner is not None
+                    ancestors = set(self._linearized(owner))
+                    shared = ancestors if shared is None else shared & ancestors
+                    if not shared:
+                        break
+                found = bool(shared)
+            self._one_families[name] = found
         return found
 
     def _receiver_is_external(self, fid: int, scope: Sym, receiver: str) -> bool:
@@ -2864,15 +2944,16 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         wildcard_files.update(fresh)
         for path in fresh.values():
             names.update(path_names(path))
-        # `OMD = OrderedMultiDict` at the top of an affected file: what OMD means may change with the name it
-        # aliases, so the files importing OMD are affected too (resolve.Resolver._module_alias)
+        # `OMD = OrderedMultiDict` (`json = JSONBackend()`) at the top of an affected file: what OMD means (what
+        # json holds) may change with the name it aliases (calls), so the files importing OMD are affected too
+        # (Resolver._module_alias, Resolver._imported_instances)
         ids = ",".join(str(i) for i in sorted(affected - alias_files))
         alias_files |= affected
         module_aliases.update(
             (r[0], r[1])
             for r in conn.execute(
                 "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind='alias' AND s.kind='module'"
+                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind IN ('alias', 'assign') AND s.kind='module'"
             )
         )
         names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})

@@ -496,9 +496,12 @@ class Store:
         removed_ids = [int(old[q][0]) for q in removed]
         dependents = self._files_with_edges_into(removed_ids) - {fid}
         old_imports = set(self._import_rows(fid))
-        # a module-level `OMD = OrderedMultiDict` is a name other files import (resolve.Resolver._module_alias)
+        # a module-level `OMD = OrderedMultiDict` or `json = JSONBackend()` is a name other files import
+        # (resolve.Resolver._module_alias, Resolver._imported_instances)
         old_aliases = set(self._module_aliases(fid))
-        new_aliases = {(r.name, r.receiver) for r in parsed.references if r.kind == "alias" and r.scope == MODULE_QUALNAME}
+        new_aliases = {
+            (r.name, r.receiver) for r in parsed.references if r.kind in ("alias", "assign") and r.scope == MODULE_QUALNAME
+        }
         names.update(n for n, _ in old_aliases ^ new_aliases)
         # what this file binds by import can change what other files reach through it (re-exports)
         import_changes = old_imports ^ set(_import_rows_of(parsed))
@@ -621,12 +624,12 @@ class Store:
         }
 
     def _module_aliases(self, fid: int) -> list[tuple[str, str]]:
-        """(name, aliased text) of a file's module-level ``name = other`` facts."""
+        """(name, text) of a file's module-level ``name = other`` and ``name = Maker(...)`` facts."""
         return [
             (r[0], r[1])
             for r in self.conn.execute(
                 "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-                " WHERE r.file_id=? AND r.kind='alias' AND s.kind='module'",
+                " WHERE r.file_id=? AND r.kind IN ('alias', 'assign') AND s.kind='module'",
                 (fid,),
             )
         ]

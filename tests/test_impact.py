@@ -1196,6 +1196,27 @@ def test_a_name_shared_with_a_builtin_method_is_not_followed_without_its_class(t
     assert set(selected(review(capsys, repo))) == {"tests/test_merge.py::test_tick"}
 
 
+def test_a_built_in_method_name_of_one_class_family_is_followed(tmp_path: Path, capsys: Any) -> None:
+    # `t.read(lines)` over token classes handed in: `read` is also a file's method, yet every `read` of the project
+    # is one of the Token family's, so the scanner calls the changed one (mistletoe's tokenize_block)
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/tokens.py",
+        "class Token:\n    pass\n\n\n"
+        + "".join(f"class T{i}(Token):\n    @staticmethod\n    def read(lines):\n        return lines[{i}:]\n\n\n" for i in range(3))
+        + "def scan(lines, kinds):\n    return [k.read(lines) for k in kinds]\n",
+    )
+    write(
+        repo,
+        "tests/test_scan.py",
+        "from pkg import tokens\n\n\ndef test_scan():\n    assert tokens.scan([1], [tokens.T0, tokens.T1])\n",
+    )
+    commit(repo, "tokens")
+    edit(repo, "pkg/tokens.py", "lines[1:]", "lines[2:]")
+    assert "tests/test_scan.py::test_scan" in selected(review(capsys, repo))
+
+
 def test_tests_far_beyond_the_nearest_one_are_cut(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     chain = "def f0():\n    return 1\n" + "".join(f"\n\ndef f{i}():\n    return f{i - 1}()\n" for i in range(1, 10))

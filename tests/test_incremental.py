@@ -31,10 +31,11 @@ DECOS = ("d0", "d1")
 DECORATING = (*DECOS, "f0", "f1")
 #: `made`: a method called on what a function returns (`f0().m0()`: the class its `return C1()` makes, or its
 #: decorator's wrapper's); `store` and `loop`: a method stored in a table on self (`self.t.update((("k", self.m0),))`)
-#: and the table's items called (`for k, f in self.t.items(): f()`), in any class of the hierarchy
+#: and the table's items called (`for k, f in self.t.items(): f()`), in any class of the hierarchy; `inst`: a method
+#: called on an instance another module makes at its top (`from pkg.a import in_C0` then `in_C0.m0()`)
 STYLES = (
     "local", "from", "alias", "module", "relative", "package", "ctor", "method", "var", "modalias", "cmvar", "own",
-    "made", "store", "loop",
+    "made", "store", "loop", "inst",
 )  # fmt: skip
 #: every file ends with `al_<name> = <name>` for every name, defined there or not (the indexer never runs the
 #: code): an edit elsewhere changes what an unchanged alias means
@@ -83,6 +84,9 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
         if style == "cmvar" and name in CLASSES:  # `C.m2()` is a C where m2 is a classmethod; zz, if C lacks it
             imports.append(f"from {mod} import {name}")
             return f"{name}.m2().zz()"
+        if style == "inst" and name in CLASSES:
+            imports.append(f"from {mod} import in_{name}")
+            return f"in_{name}.m0()"
         if style == "made" and name in FUNCS:
             imports.append(f"from {mod} import {name}")
             return f"{name}().m0()"
@@ -154,6 +158,7 @@ def render(files: dict[str, list[Def]], path: str, reexports: dict[str, list[str
     for mod_file in reexports.get(path, []):
         imports.append(f"from {module_of(mod_file)} import *")
     body.extend(f"al_{name} = {name}" for name in FUNCS + CLASSES)
+    body.extend(f"in_{name} = {name}()" for name in CLASSES)  # an instance, made at import time
     return "\n".join(sorted(set(imports)) + [""] + body) + "\n"
 
 

@@ -170,6 +170,118 @@ def test_a_bare_name_match_keeps_confidence_and_candidate_count(repo: Path, tmp_
     assert all(e[5] == "name-match" and e[6] == 0.25 and e[7] == 2 for e in matched)
 
 
+def test_a_name_match_among_one_class_family_is_a_likely_polymorphic_call(repo: Path, tmp_path: Path) -> None:
+    # `for token_type in token_types: token_type.start(line)`: every `start` is a method of a class deriving from
+    # Token (which has none of its own): a call of the family's method, as sure as FAMILY_CONFIDENCE
+    from crg_review.resolve import FAMILY_CONFIDENCE
+
+    tokens = "class Token:\n    pass\n\n\n" + "".join(
+        f"class T{i}(Token):\n    @classmethod\n    def start(cls, line):\n        return line == {i}\n\n\n" for i in range(4)
+    )
+    files = {
+        "pkg/tokens.py": tokens,
+        "pkg/other.py": "class Clock:\n    def stop(self):\n        pass\n\n\nclass Timer:\n    def stop(self):\n        pass\n",
+        "pkg/use.py": "def scan(line, token_types):\n    for t in token_types:\n        if t.start(line):\n            return t\n\n\n"
+        "def halt(x):\n    x.stop()\n",
+    }
+    _, raw, _ = index(repo, files, tmp_path / "i.db")
+    scan = [e for e in raw if e[1] == "scan" and e[4] == "call"]
+    assert {e[3] for e in scan} == {f"T{i}.start" for i in range(4)}
+    assert {(e[5], e[6], e[7]) for e in scan} == {("name-match", FAMILY_CONFIDENCE, 4)}
+    halt = [e for e in raw if e[1] == "halt" and e[4] == "call"]  # two unrelated classes: a plain name match
+    assert {(e[5], e[6]) for e in halt} == {("name-match", 0.25)}
+    # one class leaves the family (in another file than the caller): the caller is re-resolved
+    changed = tokens.replace("class T3(Token):", "class T3:")
+    assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/tokens.py": changed})
+    store = Store.open(tmp_path / "i.db")
+    try:
+        raw = store.dump()["edges"]
+    finally:
+        store.close()
+    assert {e[6] for e in raw if e[1] == "scan" and e[4] == "call"} == {0.125}
+
+
+def test_an_instance_made_at_the_top_of_another_module_types_the_name_importing_it(repo: Path, tmp_path: Path) -> None:
+    # jsonpickle: `json = JSONBackend()` in backend.py, `from .backend import json` then `json.decode(s)` and
+    # `backend = backend or json; backend.decode(s)` in unpickler.py; a package re-exporting it passes it on
+    files = {
+        "pkg/__init__.py": "from .backend import json\n",
+        "pkg/impl.py": "class JSONBackend:\n    def decode(self, s):\n        return s\n",
+        "pkg/backend.py": "from .impl import JSONBackend\n\n\nclass Other:\n    def decode(self, s):\n        return s\n\n\n"
+        "json = JSONBackend()\n",
+        "pkg/unpickler.py": "from .backend import json\n\n\ndef decode(s, backend=None):\n    backend = backend or json\n"
+        "    return backend.decode(s)\n\n\ndef plain(s):\n    return json.decode(s)\n",
+        "app.py": "from pkg import json\n\n\ndef load(s):\n    return json.decode(s)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for caller in ("pkg/unpickler.py::decode", "pkg/unpickler.py::plain", "app.py::load"):
+        assert {(d[0], d[1]) for d in calls(edges, caller)} == {("pkg/impl.py", "JSONBackend.decode")}, caller
+    # the module makes another instance: its importers (and theirs) are re-resolved
+    changed = files["pkg/backend.py"].replace("json = JSONBackend()", "json = Other()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/backend.py": changed})
+    assert {(d[0], d[1]) for d in calls(edges, "app.py::load")} == {("pkg/backend.py", "Other.decode")}
+    # the class it makes moves to another file: backend.py re-resolves its import, and so do the importers of json
+    moved = {"pkg/impl.py": "", "pkg/other.py": files["pkg/impl.py"].replace("JSONBackend", "Other"),
+             "pkg/backend.py": "from .other import Other\n\n\njson = Other()\n"}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", moved)
+    assert {(d[0], d[1]) for d in calls(edges, "pkg/unpickler.py::plain")} == {("pkg/other.py", "Other.decode")}
+
+
+def test_an_imported_instance_follows_its_class_when_the_module_it_comes_from_rebinds_it(repo: Path, tmp_path: Path) -> None:
+    # only late.py changes (it re-exports Late from b instead of a): backend.py imports Late from it, and app.py
+    # imports `worker` from backend.py, whose instance is now of the other class (resolve.affected_files: module-level
+    # facts naming a changed name pass the change on to the importers of what they make)
+    method = "    def run_soon(self):\n        return 1\n"
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "class Late:\n" + method,
+        "pkg/b.py": "class Late:\n" + method,
+        "pkg/late.py": "from .a import Late\n",
+        "pkg/backend.py": "from .late import Late\n\nworker = Late()\n",
+        "app.py": "from pkg.backend import worker\n\n\ndef wait():\n    return worker.run_soon()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[0], d[1]) for d in calls(edges, "app.py::wait")} == {("pkg/a.py", "Late.run_soon")}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/late.py": "from .b import Late\n"})
+    assert {(d[0], d[1]) for d in calls(edges, "app.py::wait")} == {("pkg/b.py", "Late.run_soon")}
+
+
+def test_iterating_an_iterator_calls_its_next_method(repo: Path, tmp_path: Path) -> None:
+    # anytree: `for n in PreOrderIter(node)` and `tuple(PreOrderIter(node))`, where the base's __iter__ returns self
+    iters = (
+        "class AbstractIter:\n    def __init__(self, node):\n        self.node = node\n\n    def __iter__(self):\n"
+        "        return self\n\n\nclass PreOrderIter(AbstractIter):\n    pass\n\n\n"
+        "class Lines:\n    def __iter__(self):\n        yield 1\n"
+    )
+    step = "\n    def __next__(self):\n        raise StopIteration\n"
+    files = {
+        "pkg/iters.py": iters.replace("        return self\n", "        return self\n" + step, 1),
+        "pkg/use.py": "from .iters import Lines, PreOrderIter\n\n\ndef walk(node):\n    for n in PreOrderIter(node):\n"
+        "        print(n)\n\n\ndef desc(node):\n    return tuple(PreOrderIter(node))[1:]\n\n\n"
+        "def lines():\n    return list(Lines())\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for caller in ("walk", "desc"):
+        assert ("pkg/iters.py", "AbstractIter.__next__", "iterator") in calls(edges, f"pkg/use.py::{caller}")
+    assert ("pkg/iters.py", "Lines.__iter__") in {(d[0], d[1]) for d in calls(edges, "pkg/use.py::lines")}
+    assert not any(d[1].endswith("__next__") for d in calls(edges, "pkg/use.py::lines"))  # a generator: no __next__
+    # the base loses its __next__: the iterating files are re-resolved
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/iters.py": iters})
+    assert not any(d[1].endswith("__next__") for d in calls(edges, "pkg/use.py::walk"))
+
+
+def test_a_loop_unpacking_a_table_of_tuples_calls_the_functions_it_holds(repo: Path, tmp_path: Path) -> None:
+    # deepdiff: `for type_, func in TYPES_TO_DIST_FUNC: ... func(num1, num2)` over `[(only_numbers, _numbers), ...]`
+    files = {
+        "pkg/dist.py": "def _numbers(a, b):\n    return a - b\n\n\ndef _dates(a, b):\n    return a - b\n\n\n"
+        "def other(a, b):\n    return 0\n\n\nTABLE = [\n    (int, _numbers),\n    (float, _dates),\n]\n\n\n"
+        "def distance(a, b):\n    for type_, func in TABLE:\n        if isinstance(a, type_):\n            return func(a, b)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/dist.py::distance")} >= {("_numbers", "table"), ("_dates", "table")}
+    assert "other" not in {d[1] for d in calls(edges, "pkg/dist.py::distance")}
+
+
 def test_an_attribute_named_like_a_class_that_the_program_sets_later_holds_that_class(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -1415,14 +1527,18 @@ def test_unittest_assertions_call_the_protocol_methods_of_typed_objects(repo: Pa
     files = {
         "pkg/bucket.py": (
             "class Bucket:\n    def __contains__(self, key):\n        return True\n\n"
-            "    def __bool__(self):\n        return True\n\n    def __eq__(self, other):\n        return True\n"
+            "    def __bool__(self):\n        return True\n\n    def __eq__(self, other):\n        return True\n\n\n"
+            "class Url:\n    def __eq__(self, other):\n        return True\n\n    def __ne__(self, other):\n        return False\n\n"
+            "    def __dir__(self):\n        return []\n"
         ),
         "tests/test_bucket.py": (
-            "import unittest\n\nfrom pkg.bucket import Bucket\n\n\n"
+            "import unittest\n\nfrom pkg.bucket import Bucket, Url\n\n\n"
             "class BucketTests(unittest.TestCase):\n"
             "    def test_in(self):\n        b = Bucket()\n        self.assertIn(10, b)\n\n"
             "    def test_true(self):\n        b = Bucket()\n        self.assertTrue(b)\n\n"
             "    def test_equal(self):\n        b = Bucket()\n        self.assertEqual([], b)\n\n"
+            "    def test_differ(self):\n        u = Url()\n        b = Bucket()\n        self.assertNotEqual(u, b)\n\n"
+            "    def test_dir(self):\n        u = Url()\n        self.assertTrue(dir(u))\n\n"
             "    def test_unknown(self):\n        self.assertIn(10, self.items)\n        self.assertEqual(self.items, [])\n"
         ),
     }
@@ -1430,6 +1546,10 @@ def test_unittest_assertions_call_the_protocol_methods_of_typed_objects(repo: Pa
     assert ("pkg/bucket.py", "Bucket.__contains__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_in")
     assert ("pkg/bucket.py", "Bucket.__bool__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_true")
     assert ("pkg/bucket.py", "Bucket.__eq__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_equal")
+    # assertNotEqual compares with != : Url's own __ne__, and Bucket's __eq__ (it has no __ne__)
+    differ = {(d[1], d[2]) for d in calls(edges, "tests/test_bucket.py::BucketTests.test_differ")}
+    assert {("Url.__ne__", "typed"), ("Bucket.__eq__", "typed")} <= differ and ("Url.__eq__", "typed") not in differ
+    assert ("pkg/bucket.py", "Url.__dir__", "typed") in calls(edges, "tests/test_bucket.py::BucketTests.test_dir")  # dir(u)
     unknown = calls(edges, "tests/test_bucket.py::BucketTests.test_unknown")
     assert not {e for e in unknown if e[0] == "pkg/bucket.py"}  # self.items: of unknown type, no guess
 

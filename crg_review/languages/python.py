@@ -427,10 +427,12 @@ def _call(node: Any, source: bytes) -> list[Item]:
     elif called in (b"assertEqual", b"assertNotEqual"):
         # ... arguments: (argument_list . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
         # ... arguments: (argument_list . (_) . [(identifier) (attribute) (call)] @receiver @name)) @reference.equality
+        # (assertNotEqual fails unless `first != second`: __ne__, which object's answers with __eq__)
+        how = "equality" if called == b"assertEqual" else "inequality"
         if first is not None and first.type in _OPERANDS:
-            out.append(("equality", first, first))
+            out.append((how, first, first))
         if second is not None and second.type in _OPERANDS:
-            out.append(("equality", second, second))
+            out.append((how, second, second))
     return out
 
 
@@ -909,6 +911,10 @@ def _for(node: Any) -> list[Item]:
                 attribute = function.child_by_field_name("attribute")
                 if attribute is not None and attribute.text == b"items":
                     out.append(("element", names[1], function))
+        elif left is not None and left.type in ("pattern_list", "tuple_pattern") and kind in ("identifier", "attribute"):
+            # `for type_, func in TYPES_TO_DIST_FUNC:` over a table of tuples: each name takes a part of an item, one of
+            # the functions the table holds (resolve.Resolver._table_callables)
+            out.extend(("element", name, right) for name in left.named_children if name.type == "identifier")
         # a comprehension iterates its iterables too (run by its owner: it is no function of its own)
         out.append(("iterate", right, None))
     return out
@@ -1237,8 +1243,10 @@ COMPARISON_METHODS = {
 #: builtins that call a protocol method of their one argument (``str(x)`` → ``x.__str__()``)
 PROTOCOL_BUILTINS = {
     name: f"__{name}__"
-    for name in ("str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float")
-}
+    for name in (
+        "str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float", "dir",
+    )
+}  # fmt: skip
 # builtins that iterate their one argument (`list(x)`: x.__iter__())
 PROTOCOL_BUILTINS.update(
     (name, "__iter__")
@@ -1452,8 +1460,8 @@ def finalize(result: ParseResult) -> None:
                 method = PERCENT_METHODS[r.kind[-1]]
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0, ()))
             continue
-        if r.kind == "equality":  # assertEqual(a, b) compares as a == b does
-            r = r._replace(kind="operator", name="==")
+        if r.kind in ("equality", "inequality"):  # assertEqual(a, b) compares as a == b does, assertNotEqual as a != b
+            r = r._replace(kind="operator", name="==" if r.kind == "equality" else "!=")
         if r.kind in ("operator", "roperator", "protocol", "unary"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
