@@ -143,7 +143,8 @@ class Mutant(NamedTuple):
 def package_files(repo: Path) -> list[str]:
     """Tracked .py files of the package source: under src/ when there is one, else outside tests,
     docs, examples and the build scripts at the top."""
-    tracked = sorted(git(repo, "ls-files", "*.py").splitlines())
+    # a file no import can name (parsimonious ships `grammar.py pre-rewriting-resolve_refs.py`) is dead code
+    tracked = sorted(p for p in git(repo, "ls-files", "*.py").splitlines() if _importable(p))
     if any(p.startswith("src/") for p in tracked):
         return [p for p in tracked if p.startswith("src/") and not is_test_file(p)]
     return [
@@ -153,6 +154,11 @@ def package_files(repo: Path) -> list[str]:
         and p.split("/")[0] not in NOT_PACKAGE
         and not ("/" not in p and p in ("setup.py", "noxfile.py", "conftest.py", "fabfile.py", "tasks.py"))
     ]
+
+
+def _importable(path: str) -> bool:
+    """Whether a module path could be imported: every part a Python identifier (``pkg/sub/mod.py``)."""
+    return all(part.isidentifier() for part in path.removesuffix(".py").split("/"))
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
