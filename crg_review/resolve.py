@@ -1284,7 +1284,8 @@ class Resolver:
         # everything derived from the class hierarchy was computed without these edges
         self._bases.clear()
         self._subclasses = None
-        for cache in (self._mro, self._members, self._below, self._dispatch, self._return_cache):
+        caches = (self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families)
+        for cache in caches:
             cache.clear()
 
     def resolve_files(self, file_ids: Iterable[int]) -> None:
