@@ -258,9 +258,14 @@ def test_iterating_an_iterator_calls_its_next_method(repo: Path, tmp_path: Path)
         "pkg/iters.py": iters.replace("        return self\n", "        return self\n" + step, 1),
         "pkg/use.py": "from .iters import Lines, PreOrderIter\n\n\ndef walk(node):\n    for n in PreOrderIter(node):\n"
         "        print(n)\n\n\ndef desc(node):\n    return tuple(PreOrderIter(node))[1:]\n\n\n"
-        "def lines():\n    return list(Lines())\n",
+        "def lines():\n    return list(Lines())\n\n\n"
+        "def size(node):\n    for size, _ in enumerate(PreOrderIter(node), 1):\n        continue\n    return size\n\n\n"
+        "def table():\n    return dict(Lines(), x=1)\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
+    # enumerate(it, 1) iterates it (anytree's NodeMixin.size), as dict(pairs, x=1) iterates pairs
+    assert ("pkg/iters.py", "AbstractIter.__next__", "iterator") in calls(edges, "pkg/use.py::size")
+    assert ("pkg/iters.py", "Lines.__iter__") in {(d[0], d[1]) for d in calls(edges, "pkg/use.py::table")}
     for caller in ("walk", "desc"):
         assert ("pkg/iters.py", "AbstractIter.__next__", "iterator") in calls(edges, f"pkg/use.py::{caller}")
     assert ("pkg/iters.py", "Lines.__iter__") in {(d[0], d[1]) for d in calls(edges, "pkg/use.py::lines")}

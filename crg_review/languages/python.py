@@ -398,7 +398,8 @@ def _call(node: Any, source: bytes) -> list[Item]:
             out.append(("keyarg", first, container))
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
-        if called.decode("utf-8", "replace") in PROTOCOL_BUILTINS and args.named_child_count == 1:
+        name = called.decode("utf-8", "replace")
+        if name in PROTOCOL_BUILTINS and (args.named_child_count == 1 or _iterates_first(name, args)):
             # ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)]
             #   @receiver .)) @reference.protocol (#any-of? @name "str" "repr" ...))
             arg = _named_child(args, 0)
@@ -434,6 +435,21 @@ def _call(node: Any, source: bytes) -> list[Item]:
         if second is not None and second.type in _OPERANDS:
             out.append((how, second, second))
     return out
+
+
+#: builtins that iterate their first argument whatever follows it (``enumerate(it, 1)``, ``sum(it, 0)``), and one
+#: that does when it is its only positional one (``dict(pairs, x=1)``); the ordering builtins are read with one
+#: argument only (with ``key=`` they compare what the key gives, not the items)
+_ITERATING_FIRST = frozenset(("enumerate", "sum"))
+_ITERATING_ALONE = frozenset(("dict",))
+
+
+def _iterates_first(name: str, args: Any) -> bool:
+    """Whether a call of the builtin ``name`` with more than one argument iterates its first (see above)."""
+    if name in _ITERATING_FIRST:
+        return True
+    positional = [a for a in args.named_children if a.type not in ("keyword_argument", "dictionary_splat", "comment")]
+    return name in _ITERATING_ALONE and len(positional) == 1
 
 
 #: methods that add their argument to a collection (``xs.append(v)``), and the position of that argument
