@@ -832,7 +832,7 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
         raise SystemExit(f"{spec}: the baseline suite did not run (timed out or nothing passed)")
     callers = (traced_callers(project.trace), traced_callers(project.trace, explicit=True))
     mutants: list[Mutant] = []
-    replayed = _replayed(args.replay, spec, baseline) if args.replay else None
+    replayed = _replayed(args.replay, spec, baseline, project.repo) if args.replay else None
     chosen = [f for f, _ in replayed] if replayed is not None else sample(functions, args.mutants, args.seed)
     for i, fn in enumerate(chosen, 1):
         recorded = replayed[i - 1][1] if replayed is not None else None
@@ -857,15 +857,18 @@ def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argpa
     return result
 
 
-def _replayed(saved: Path, spec: str, baseline: Suite) -> list[tuple[Function, Suite]]:
+def _replayed(saved: Path, spec: str, baseline: Suite, repo: Path) -> list[tuple[Function, Suite]]:
     """The mutants of ``spec`` in a saved ``--json`` run, each with its recorded suite outcome: the
-    baseline's, with the tests that failed for that mutant failing (they do not depend on crg-review)."""
+    baseline's, with the tests that failed for that mutant failing (they do not depend on crg-review).
+    A test id that names a file by its absolute path (html2text's ``test_command[/.../test/abbr.html-args0]``)
+    named the scratch repository of that run: it is read as naming this run's."""
     projects = load_saved(saved)["projects"]
     if spec not in projects:
         raise SystemExit(f"{saved}: no run of {spec} in it")
+    scratch = re.compile(r"[^\[\]\s]*/\.cache/repos/" + re.escape(spec.replace("==", "-") + "-") + r"[^/\]]+")
     out = []
     for md in projects[spec]["mutants_detail"]:
-        failing = set(md["failing"])
+        failing = {scratch.sub(lambda _: str(repo), t) for t in md["failing"]}
         outcomes = {t: ("failed" if t in failing else o) for t, o in baseline.outcomes.items()}
         suite = Suite(outcomes, md.get("collect_errors", []), md["suite_seconds"], md["timed_out"])
         out.append((Function(**md["function"]), suite))
