@@ -2390,7 +2390,10 @@ def _guessed(e: EdgeIn, demoted: bool, floor: float) -> bool:
     """Whether the walk follows an edge only once the receiver check passes: an ``x.m()`` matched by name that
     is weak among many candidates, or whose m is also a built-in type's method (``demoted``), unless every
     candidate is a method of one class family (resolve.FAMILY_CONFIDENCE: mistletoe's ``token_type.read(lines)``
-    over its token classes)."""
+    over its token classes). A call on a receiver named after the class (resolve: ``receiver-name``) is followed
+    unless m is also a built-in type's method (``self._cache.get(k)`` is more often a dict's than an LRUCache's)."""
+    if e.resolution == "receiver-name":
+        return demoted or e.confidence < floor
     if e.resolution != "name-match":
         return False
     family = e.candidates > 1 and e.confidence >= FAMILY_CONFIDENCE
@@ -2926,7 +2929,7 @@ def _ref_resolves(conn: sqlite3.Connection, rid: int, scope: int, name: str) -> 
     return (
         conn.execute(
             "SELECT 1 FROM edges e JOIN symbols d ON d.id=e.dst_id WHERE e.src_id=? AND d.name=?"
-            " AND e.resolution != 'name-match' LIMIT 1",
+            " AND e.resolution NOT IN ('name-match', 'receiver-name') LIMIT 1",
             (scope, name),
         ).fetchone()
         is not None
@@ -3043,7 +3046,7 @@ def incompatible_calls(graph: Graph, target: Node, changed_ids: set[int]) -> lis
     callers_in = [
         e
         for e in graph.incoming([target.id])[target.id]
-        if e.kind == "call" and e.resolution not in ("name-match", "dispatch", "receiver-guess")
+        if e.kind == "call" and e.resolution not in ("name-match", "receiver-name", "dispatch", "receiver-guess")
     ]
     out: list[Finding] = []
     for e in callers_in:

@@ -27,7 +27,9 @@ line of that call), ``spawn`` (a command line in the code running a module of th
 method of an item of a table of instances of several classes, ``converter = CONVERTERS[lang]; converter.to_ordinal(n)``:
 as sure as the share of the classes whose method it is), ``getattr-hook``
 (``x.name`` on a typed receiver whose class lacks ``name`` but has a ``__getattr__``, which Python then calls),
-``name-match`` (only
+``receiver-name`` (``engine.render()`` on a
+receiver of unknown type: the methods of that name in the classes named after the receiver, ``RenderEngine``;
+shared among them), ``name-match`` (only
 the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
@@ -108,6 +110,11 @@ _INSTANCES_CONFIDENCE = 0.9
 #: token_type.start(line)` over a dozen token classes), as likely as the walk needs to follow it; above 0.5 / 2, so
 #: a name match of several candidates this sure is one of a family (impact: no built-in type's method then)
 FAMILY_CONFIDENCE = 0.3
+#: ``x.m()`` on a receiver of unknown type named after the one class that defines m under that name
+#: (``engine.render()`` where the candidates of ``render`` include ``RenderEngine.render``)
+_RECEIVER_NAME_CONFIDENCE = 0.5
+#: the words of a name (``HTMLParser`` -> HTML, Parser; ``_EscapeNode`` -> Escape, Node; ``single_tag``, ``singleTag``)
+_CAMEL_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 #: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
 #: caller (`return _zip_equal(*args)` passes it on); and one of several runs
 _GENERATOR_CONFIDENCE = 0.4
@@ -1628,12 +1635,45 @@ class Resolver:
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
             cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.file(c.file_id)[1] == language]
+        named = self._named_after_receiver(receiver, cands) if kind == "call" and language == "python" else []
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
-            return []
+            return named
         confidence = round(0.5 / len(cands), 3)
         if receiver and kind == "call" and 1 < len(cands) <= MAX_CANDIDATES and self._one_family(name, cands):
             confidence = max(confidence, FAMILY_CONFIDENCE)
-        return [Target(c, "name-match", confidence, len(cands)) for c in cands]
+        chosen = {t.sym.id for t in named if t.confidence > confidence}
+        return [t for t in named if t.sym.id in chosen] + [
+            Target(c, "name-match", confidence, len(cands)) for c in cands if c.id not in chosen
+        ]
+
+    def _named_after_receiver(self, receiver: str, cands: list[Sym]) -> list[Target]:
+        """``engine.render()`` where nothing tells what ``engine`` holds (a lambda's parameter, pystache's
+        ``lambda engine, stack: engine.render(template, stack)``): the candidates that are methods of a class whose
+        name ends with the word the receiver's name ends with, its noun (``RenderEngine`` for ``engine``,
+        ``self.main_engine`` or ``_engine``; ``Tag`` for ``single_tag`` or ``singleTag``), as sure
+        as :data:`_RECEIVER_NAME_CONFIDENCE` for one such class, :data:`FAMILY_CONFIDENCE` for each of several.
+        The words of a snake_case or camelCase variable and of a CamelCase class compare (a noun of three letters
+        or more)."""
+        if not receiver or not _DOTTED.fullmatch(receiver):
+            return []
+        last = receiver.rsplit(".", 1)[-1]
+        words = _CAMEL_WORDS.findall(last)
+        noun = words[-1].lower() if words else ""
+        if last in _SELF_NAMES or len(noun) < 3 or not noun.isalpha():
+            return []
+        named = []
+        for c in cands:
+            owner = self.sym(c.parent_id) if c.kind == "method" and c.parent_id is not None else None
+            if owner is not None and owner.kind in _CLASS_KINDS:
+                owner_words = _CAMEL_WORDS.findall(owner.name)
+                if owner_words and owner_words[-1].lower() == noun:  # `engine`, `main_engine`: a RenderEngine
+                    named.append(c)
+        if not named or len(named) > MAX_CANDIDATES:
+            return []
+        # several classes so named (`node.render()` over `_EscapeNode`, `_SectionNode`, ...) are a family by name:
+        # the call runs one of them
+        confidence = _RECEIVER_NAME_CONFIDENCE if len(named) == 1 else FAMILY_CONFIDENCE
+        return [Target(c, "receiver-name", confidence, len(named)) for c in named]
 
     def _argparse_defaults(self, fid: int, scope: Sym, name: str) -> list[Target]:
         """``args.func(args)`` where the file gives ``set_defaults(func=cmd_bump)`` to a parser: the functions

@@ -1217,6 +1217,39 @@ def test_a_built_in_method_name_of_one_class_family_is_followed(tmp_path: Path, 
     assert "tests/test_scan.py::test_scan" in selected(review(capsys, repo))
 
 
+def test_a_call_on_a_receiver_named_after_its_class_is_followed(tmp_path: Path, capsys: Any) -> None:
+    # pystache: `lambda engine, stack: engine.render(template, stack)` handed to a method that calls it with a
+    # RenderEngine; four classes define `render`, but only one is named after `engine`. `get` is also a dict's method:
+    # `cache.get(k)` is followed only where the scope names the class, as for any name match
+    repo = project(tmp_path)
+    others = "".join(f"class Other{i}:\n    def render(self, t):\n        return t\n\n    def get(self, k):\n        return k\n\n\n" for i in range(3))
+    write(
+        repo,
+        "pkg/painting.py",
+        "class RenderEngine:\n    def render(self, t):\n        return t.upper()\n\n\n"
+        "class Cache:\n    def get(self, k):\n        return k * 2\n\n\n" + others,
+    )
+    write(
+        repo,
+        "pkg/renderer.py",
+        "def render_string(t, final):\n    return final(lambda engine: engine.render(t))\n\n\n"
+        "def lookup(k, cache):\n    return cache.get(k)\n",
+    )
+    write(
+        repo,
+        "tests/test_renderer.py",
+        "from pkg import painting, renderer\n\n\n"
+        "def test_render():\n    assert renderer.render_string('a', lambda f: f(painting.RenderEngine())) == 'A'\n\n\n"
+        "def test_lookup():\n    assert renderer.lookup(2, {2: 3}) == 3\n",
+    )
+    commit(repo, "renderer")
+    edit(repo, "pkg/painting.py", "t.upper()", "t.lower()")
+    assert "tests/test_renderer.py::test_render" in selected(review(capsys, repo))
+    commit(repo, "render")
+    edit(repo, "pkg/painting.py", "k * 2", "k * 3")
+    assert "tests/test_renderer.py::test_lookup" not in selected(review(capsys, repo))
+
+
 def test_tests_far_beyond_the_nearest_one_are_cut(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     chain = "def f0():\n    return 1\n" + "".join(f"\n\ndef f{i}():\n    return f{i - 1}()\n" for i in range(1, 10))

@@ -201,6 +201,50 @@ def test_a_name_match_among_one_class_family_is_a_likely_polymorphic_call(repo: 
     assert {e[6] for e in raw if e[1] == "scan" and e[4] == "call"} == {0.125}
 
 
+def test_a_receiver_of_unknown_type_named_after_a_class_prefers_that_class(repo: Path, tmp_path: Path) -> None:
+    # pystache: `render_func = lambda engine, stack: engine.render(template, stack)`, given to a method that calls it
+    # with a RenderEngine: nothing types `engine`, but among the four `render` methods one is RenderEngine's
+    files = {
+        "pkg/engine.py": "class RenderEngine:\n    def render(self, t, stack):\n        return t\n",
+        "pkg/nodes.py": "class Node:\n    def render(self, engine, stack):\n        return ''\n\n\n"
+        "class _EscapeNode:\n    def render(self, engine, stack):\n        return ''\n\n\n"
+        "class Template:\n    def render(self, engine, stack):\n        return ''\n",
+        "pkg/view.py": "class View:\n    def render(self):\n        return ''\n",
+        "pkg/renderer.py": "def render_string(template, final):\n"
+        "    render_func = lambda engine, stack: engine.render(template, stack)\n    return final(render_func)\n\n\n"
+        "def draw(self_engine, thing):\n    return thing.render()\n\n\n"
+        "def paint(x):\n    return x._render_engine.render(1, 2)\n\n\n"
+        "def walk(tree):\n    return [node.render(1, 2) for node in tree]\n\n\n"
+        "def show(mainEngine):\n    return mainEngine.render(1, 2)\n",
+    }
+    _, raw, _ = index(repo, files, tmp_path / "i.db")
+
+    def targets(scope: str) -> set[tuple[str, str, float, int]]:
+        return {(e[3], e[5], e[6], e[7]) for e in raw if e[1] == scope and e[4] == "call"}
+
+    every = {"RenderEngine.render", "Node.render", "_EscapeNode.render", "Template.render", "View.render"}
+    plain = ("name-match", 0.1, 5)
+    assert targets("render_string") == {("RenderEngine.render", "receiver-name", 0.5, 1)} | {
+        (c, *plain) for c in every - {"RenderEngine.render"}
+    }
+    assert targets("paint") == targets("render_string")  # the last word(s) of an attribute, underscores aside
+    assert targets("show") == targets("render_string")  # a main engine is an engine
+    assert targets("draw") == {(c, *plain) for c in every}  # `thing` names no class
+    # two classes named after `node`: a family by name, each as likely as a class family's method
+    from crg_review.resolve import FAMILY_CONFIDENCE
+
+    assert targets("walk") == {(c, "receiver-name", FAMILY_CONFIDENCE, 2) for c in ("Node.render", "_EscapeNode.render")} | {
+        (c, *plain) for c in every - {"Node.render", "_EscapeNode.render"}
+    }
+    # the class renamed in its own file: the caller in another file is resolved again, as a full build would
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/engine.py": files["pkg/engine.py"].replace("RenderEngine", "Painter")}
+    )
+    assert {(e[3], e[5]) for e in edges if e[1] == "render_string" and e[4] == "call"} == {
+        (c, "name-match") for c in every - {"RenderEngine.render"} | {"Painter.render"}
+    }
+
+
 def test_an_instance_made_at_the_top_of_another_module_types_the_name_importing_it(repo: Path, tmp_path: Path) -> None:
     # jsonpickle: `json = JSONBackend()` in backend.py, `from .backend import json` then `json.decode(s)` and
     # `backend = backend or json; backend.decode(s)` in unpickler.py; a package re-exporting it passes it on
