@@ -538,23 +538,28 @@ class Resolver:
                     for f in self.module_files(fid, imp["module"], imp["level"]):
                         if self.export(f, imported):  # a definition, or a re-export of one: no variable
                             continue
-                        module = self.module_symbol(f)
-                        made = self._module_instances.get(f)
-                        if made is None:  # these rows only (see _module_alias)
-                            made = self._module_instances[f] = {}
-                            for name, text in self.conn.execute(
-                                "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY id",
-                                (f, module.id),
-                            ):
-                                made.setdefault(name, []).append(text)
-                        found = [c for text in made.get(imported, []) for c in self._made_by(f, module, text)]
-                        if not found and self._depth <= 4:
-                            found = self._imported_instances(f, module, imported)
-                        out.extend(c for c in found if c not in out)
+                        out.extend(c for c in self._module_instances_of(f, imported) if c not in out)
             finally:
                 self._depth -= 1
             return out
         return []
+
+    def _module_instances_of(self, f: int, variable: str) -> list[Sym]:
+        """The classes of what a module makes at its top and keeps in ``variable`` (``json = JSONBackend()``), or
+        of what it imports under that name in turn."""
+        module = self.module_symbol(f)
+        made = self._module_instances.get(f)
+        if made is None:  # these rows only (see _module_alias)
+            made = self._module_instances[f] = {}
+            for name, text in self.conn.execute(
+                "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY id",
+                (f, module.id),
+            ):
+                made.setdefault(name, []).append(text)
+        found = [c for text in made.get(variable, []) for c in self._made_by(f, module, text)]
+        if not found and self._depth <= 4:
+            found = self._imported_instances(f, module, variable)
+        return found
 
     def _fixture_value(self, fid: int, scope: Sym, param: str) -> list[Sym]:
         """For a parameter of a test or of a pytest fixture that names a fixture (``def test_x(pickler):`` where
@@ -1911,6 +1916,17 @@ class Resolver:
                         Target(self.module_symbol(f), "module", 1.0)
                         for f in self.module_files(fid, f"{sub}.{name}", 0)
                     ] if sub else []
+                    if not found and kind == "call":
+                        # `encoder.encode(s)` where encoder.py says `encode = Encoder()`: the instance's __call__
+                        # (pyasn1's codecs)
+                        self._depth += 1
+                        try:
+                            classes = self._module_instances_of(target.file_id, name)
+                        finally:
+                            self._depth -= 1
+                        out.extend(
+                            Target(m, "typed", 0.9) for c in classes for m in [self._instance_member(c.id, "__call__")] if m
+                        )
                 out.extend(Target(x.sym, "module", x.confidence) for x in found)
             elif target.kind in _CLASS_KINDS:
                 m = self.member(target.id, name)

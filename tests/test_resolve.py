@@ -271,6 +271,27 @@ def test_an_instance_made_at_the_top_of_another_module_types_the_name_importing_
     assert {(d[0], d[1]) for d in calls(edges, "pkg/unpickler.py::plain")} == {("pkg/other.py", "Other.decode")}
 
 
+def test_calling_an_instance_a_module_makes_at_its_top_runs_its_call_method(repo: Path, tmp_path: Path) -> None:
+    # pyasn1: `from pyasn1.codec.ber import encoder` then `encoder.encode(value)`, where encoder.py ends with
+    # `encode = Encoder()`: the call runs Encoder.__call__ (and a module re-exporting such an instance passes it on)
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/encoder.py": "class Encoder:\n    def __call__(self, value):\n        return b''\n\n\n"
+        "class Other:\n    def __call__(self, value):\n        return b'x'\n\n\nencode = Encoder()\n",
+        "pkg/der.py": "from pkg.encoder import encode\n",
+        "tests/test_enc.py": "from pkg import der, encoder\n\n\ndef test_encode():\n    assert encoder.encode(1) == b''\n\n\n"
+        "def test_der():\n    assert der.encode(1) == b''\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for test in ("tests/test_enc.py::test_encode", "tests/test_enc.py::test_der"):
+        assert ("pkg/encoder.py", "Encoder.__call__", "typed") in calls(edges, test), test
+    # the module makes an instance of another class: the test file is re-resolved
+    changed = files["pkg/encoder.py"].replace("encode = Encoder()", "encode = Other()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/encoder.py": changed})
+    assert {d[1] for d in calls(edges, "tests/test_enc.py::test_encode")} == {"Other.__call__"}
+    assert {d[1] for d in calls(edges, "tests/test_enc.py::test_der")} == {"Other.__call__"}
+
+
 def test_an_imported_instance_follows_its_class_when_the_module_it_comes_from_rebinds_it(repo: Path, tmp_path: Path) -> None:
     # only late.py changes (it re-exports Late from b instead of a): backend.py imports Late from it, and app.py
     # imports `worker` from backend.py, whose instance is now of the other class (resolve.affected_files: module-level
