@@ -413,6 +413,36 @@ def test_a_test_file_class_deriving_from_a_testcase_of_a_helper_module_is_a_test
     assert code == 0 and run_pytest(repo, out.split()) == "3 passed"
 
 
+def test_the_set_up_of_a_helper_module_base_class_runs_before_the_tests_of_its_subclasses(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # pyasn1: `class BaseTestCase(unittest.TestCase)` in tests/base.py calls `debug.setLogger(...)` in its setUp, and
+    # the test modules' `class BitStringTestCase(BaseTestCase)` inherit it: a change of setLogger reaches their tests
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/debug.py", "LOG = None\n\n\ndef set_logger(log):\n    global LOG\n    LOG = log\n")
+    write(repo, "pkg/univ.py", "def bits(x):\n    return bin(x)\n")
+    write(repo, "tests/__init__.py", "")
+    write(
+        repo,
+        "tests/base.py",
+        "import unittest\n\nfrom pkg import debug\n\n\nclass BaseTestCase(unittest.TestCase):\n"
+        "    def setUp(self):\n        debug.set_logger(print)\n",
+    )
+    write(
+        repo,
+        "tests/test_univ.py",
+        "from tests.base import BaseTestCase\n\nfrom pkg import univ\n\n\nclass BitStringTestCase(BaseTestCase):\n"
+        "    def test_bits(self):\n        assert univ.bits(2) == '0b10'\n",
+    )
+    commit(repo, "base test case")
+    edit(repo, "pkg/debug.py", "LOG = log", "LOG = log or None")
+    db = str(tmp_path / "index.db")
+    assert set(selected(review(capsys, repo, "--db", db))) == {"tests/test_univ.py::BitStringTestCase::test_bits"}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
+
+
 def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_path: Path, capsys: Any) -> None:
     # pkg/__init__.py imports pkg.codec, whose import runs `setup()`: collecting any doctest of either module runs it
     repo = make_repo(tmp_path / "repo")

@@ -1295,13 +1295,16 @@ def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
     """Implicit uses: pytest fixtures named by the parameters of tests and fixtures, and the
     unittest ``setUp`` family that runs before every test method."""
     out: list[Reference] = []
+    # a class of a test file may be a TestCase through bases of other files (``class BitStringTestCase(BaseTestCase)``
+    # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
+    in_test_file = is_test_file(path) and not path.endswith("conftest.py")
     for s in symbols:
         fixture = any(d.split("(", 1)[0].endswith("fixture") for d in s.decorators)
         if s.kind in ("function", "method") and (s.is_test or fixture):
             for p in s.params:
                 if p and p[0] not in "*/" and not p.endswith("=") and p not in _NOT_FIXTURES:
                     out.append(Reference("fixture", p, "", s.start_line, s.qualname))
-        if s.kind == "method" and s.is_test:
+        if s.kind == "method" and (s.is_test or (in_test_file and s.name.startswith("test"))):
             # one reference stands for the whole setUp family (the resolver follows all of them)
             out.append(Reference("fixture", "setUp", "self", s.start_line, s.qualname))
     return out
