@@ -607,6 +607,27 @@ def test_operators_and_protocol_builtins_call_the_methods_of_typed_operands(repo
 
 
 
+def test_an_augmented_assignment_calls_the_in_place_method_or_else_the_binary_one(repo: Path, tmp_path: Path) -> None:
+    # furl: `f /= 'a'` on a furl, which has __truediv__ and no __itruediv__; `total += part` on a class with both
+    files = {
+        "pkg/url.py": "class Url:\n    def __truediv__(self, path):\n        return self\n\n\n"
+        "class Total:\n    def __iadd__(self, n):\n        return self\n\n    def __add__(self, n):\n        return self\n\n\n"
+        "class Step:\n    def __rsub__(self, n):\n        return self\n",
+        "tests/test_url.py": "from pkg.url import Step, Total, Url\n\n\n"
+        "def test_div():\n    f = Url()\n    f /= 'a'\n\n\n"
+        "def test_add(total: Total):\n    total += 1\n\n\n"
+        "def test_sub(n):\n    s = Step()\n    n.count -= s\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "tests/test_url.py::test_div") >= {("pkg/url.py", "Url.__truediv__", "typed")}
+    assert {m for _, m, r in calls(edges, "tests/test_url.py::test_add") if r == "typed"} == {"Total.__iadd__", "Total.__add__"}
+    assert ("pkg/url.py", "Step.__rsub__", "typed") in calls(edges, "tests/test_url.py::test_sub")
+    # Url gains __itruediv__: the test is re-resolved
+    changed = files["pkg/url.py"].replace("class Total:", "    def __itruediv__(self, path):\n        return self\n\n\nclass Total:")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/url.py": changed})
+    assert ("pkg/url.py", "Url.__itruediv__", "typed") in calls(edges, "tests/test_url.py::test_div")
+
+
 def test_a_subscript_of_a_dict_subclass_runs_its_missing_hook(repo: Path, tmp_path: Path) -> None:
     # munch: `Munch.__getattr__` reads `self[k]`, and `DefaultFactoryMunch.__missing__` answers an absent key
     files = {

@@ -823,6 +823,22 @@ def _binary(node: Any) -> list[Item]:
     return out
 
 
+def _augmented(node: Any) -> list[Item]:
+    # (augmented_assignment left: [(identifier) (attribute) (call)] @receiver operator: ["+=" "/=" ...] @name)
+    #   @reference.ioperator, and `right: ... @receiver` @reference.iroperator
+    operator = node.child_by_field_name("operator")
+    if operator is None or operator.type[:-1] not in OPERATOR_METHODS:
+        return []
+    out: list[Item] = []
+    left = node.child_by_field_name("left")
+    if left is not None and left.type in _OPERANDS:
+        out.append(("ioperator", operator, left))
+    right = node.child_by_field_name("right")
+    if right is not None and right.type in _OPERANDS:
+        out.append(("iroperator", operator, right))
+    return out
+
+
 def _unary(node: Any) -> list[Item]:
     # (unary_operator operator: ["~" "-" "+"] @name argument: [(identifier) (attribute) (call)] @receiver) @reference.unary
     operator = node.child_by_field_name("operator")
@@ -1182,6 +1198,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _binary(node) + _percent_format(node, source)
     if what == "unary":
         return _unary(node)
+    if what == "augmented":
+        return _augmented(node)
     if what == "comparison":
         return _comparison(node)
     if what == "with_item":
@@ -1481,6 +1499,12 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind in ("equality", "inequality"):  # assertEqual(a, b) compares as a == b does, assertNotEqual as a != b
             r = r._replace(kind="operator", name="==" if r.kind == "equality" else "!=")
+        if r.kind in ("ioperator", "iroperator"):
+            # `a /= b` runs a.__itruediv__(b), or a.__truediv__(b) where a's class has no __itruediv__ (both are
+            # stated: which one a class has is not known here), or b.__rtruediv__(a)
+            r = r._replace(kind="operator" if r.kind == "ioperator" else "roperator", name=r.name[:-1])
+            if r.kind == "operator" and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
+                refs.append(Reference("call", f"__i{OPERATOR_METHODS[r.name]}__", r.receiver, r.line, r.scope, 1, ()))
         if r.kind in ("operator", "roperator", "protocol", "unary"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)

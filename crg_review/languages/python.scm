@@ -107,6 +107,9 @@
 
 ; binary operators call a method of the left operand, or the reflected one of the right (made in finalize)
 (binary_operator) @expand.binary
+; augmented assignments the in-place method of the target, or the binary one without it (`x /= y`: x.__itruediv__,
+; else x.__truediv__, or y.__rtruediv__; made in finalize)
+(augmented_assignment) @expand.augmented
 ; unary ones a method of their operand: `~x` x.__invert__(), `-x` x.__neg__(), `+x` x.__pos__() (made in finalize)
 (unary_operator) @expand.unary
 ; f-string interpolations format their value: `{x}` x.__format__ / x.__str__, `{x!r}` x.__repr__ (made in finalize)
