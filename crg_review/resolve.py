@@ -679,6 +679,10 @@ class Resolver:
             else:
                 found = []
             out.extend(c for c in found if c not in out)
+        if not out and callee != RETURN_FACT:
+            # a variable or attribute holding a class object: `cls.STREAMING_DECODER(...)` where the class body says
+            # `STREAMING_DECODER = StreamingDecoder` makes a StreamingDecoder (pyasn1's Decoder.__call__)
+            out = [c for c in self._class_objects(fid, scope, callee) if not self._is_protocol(c)]
         return out
 
     def _resolve_type_text(self, fid: int, scope: Sym, name_text: str) -> list[Sym]:

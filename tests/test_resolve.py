@@ -1614,6 +1614,36 @@ def test_iterating_builtins_and_truthiness_call_the_methods_of_typed_objects(rep
     assert calls(edges, "pkg/seek.py::other") == set()  # items is of unknown type: no guess
 
 
+def test_unpacking_a_typed_object_iterates_it(repo: Path, tmp_path: Path) -> None:
+    # pyasn1: `tagClass, tagFormat, tagId = singleTag` runs Tag.__iter__
+    files = {
+        "pkg/tag.py": "class Tag:\n    def __iter__(self):\n        return iter((1, 2))\n\n\n"
+        "def make():\n    return Tag()\n\n\n"
+        "def split(t: Tag):\n    cls, num = t\n    [a, b] = make()\n    return cls, num, a, b\n\n\n"
+        "def pair(n):\n    x, y = n\n    return x, y\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/tag.py::split") >= {("pkg/tag.py", "Tag.__iter__", "typed")}
+    assert not {c for c in calls(edges, "pkg/tag.py::pair") if c[1] == "Tag.__iter__"}  # n of unknown type: no guess
+
+
+def test_what_a_class_attribute_holding_a_class_makes_is_typed(repo: Path, tmp_path: Path) -> None:
+    # pyasn1: `STREAMING_DECODER = StreamingDecoder` in the class body, then in a classmethod
+    # `streamingDecoder = cls.STREAMING_DECODER(substrate)` and `for asn1Object in streamingDecoder:`
+    files = {
+        "pkg/dec.py": "class StreamingDecoder:\n    def __iter__(self):\n        return iter(())\n\n"
+        "    def close(self):\n        pass\n\n\n"
+        "class Decoder:\n    STREAMING_DECODER = StreamingDecoder\n\n    @classmethod\n    def decode(cls, data):\n"
+        "        streaming = cls.STREAMING_DECODER()\n        out = [x for x in streaming]\n        streaming.close()\n"
+        "        return out\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/dec.py::Decoder.decode") >= {
+        ("pkg/dec.py", "StreamingDecoder.__iter__", "typed"),
+        ("pkg/dec.py", "StreamingDecoder.close", "typed"),
+    }
+
+
 def test_unittest_assertions_call_the_protocol_methods_of_typed_objects(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/bucket.py": (

@@ -99,8 +99,9 @@
 ; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
 (for_statement) @expand.for_statement
 (for_in_clause) @expand.for_in_clause
-; `yield from EXPR` iterates EXPR too
+; `yield from EXPR` iterates EXPR too, and so does unpacking it (`tag_class, tag_id = tag`)
 (yield "from" [(identifier) (attribute) (call)] @name) @reference.iterate
+(assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] right: [(identifier) (attribute) (call)] @name) @reference.iterate
 ; a function with a `yield` is a generator: its body runs when what a call of it returns is iterated (one `yields`
 ; reference per function, in finalize)
 (yield) @name @reference.yields
