@@ -113,6 +113,9 @@ FAMILY_CONFIDENCE = 0.3
 #: ``x.m()`` on a receiver of unknown type named after the one class that defines m under that name
 #: (``engine.render()`` where the candidates of ``render`` include ``RenderEngine.render``)
 _RECEIVER_NAME_CONFIDENCE = 0.5
+#: ``param.m()`` where ``param`` is annotated with an outside class that classes of the repository derive from: one
+#: of their overrides of m may run
+_OUTSIDE_DISPATCH_CONFIDENCE = 0.5
 #: the words of a name (``HTMLParser`` -> HTML, Parser; ``_EscapeNode`` -> Escape, Node; ``single_tag``, ``singleTag``)
 _CAMEL_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 #: a generator a called function returns: its body runs where the result is iterated, which may be a caller of the
@@ -246,6 +249,7 @@ class Resolver:
         self._stored_calls: dict[int, list[Sym]] = {}
         self._families: dict[str, bool] = {}
         self._one_families: dict[str, bool] = {}
+        self._base_name_cache: dict[int, frozenset[str]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -1633,6 +1637,9 @@ class Resolver:
             defaults = self._argparse_defaults(fid, scope, name)
             if defaults:
                 return defaults
+            overrides = self._outside_base_overrides(fid, scope, receiver, name)
+            if overrides:
+                return overrides
         if receiver and self._receiver_is_external(fid, scope, receiver):
             return []
         if name in _PROTOCOL_METHODS:
@@ -1683,6 +1690,36 @@ class Resolver:
         # the call runs one of them
         confidence = _RECEIVER_NAME_CONFIDENCE if len(named) == 1 else FAMILY_CONFIDENCE
         return [Target(c, "receiver-name", confidence, len(named)) for c in named]
+
+    def _outside_base_overrides(self, fid: int, scope: Sym, receiver: str, name: str) -> list[Target]:
+        """``parser.parse_args(argv)`` in ``def parse_and_resolve(parser: argparse.ArgumentParser)`` where the
+        repository's ``class ArghParser(argparse.ArgumentParser)`` overrides parse_args: a parameter annotated with an
+        outside class may hold an instance of a subclass of the repository, whose method of that name runs
+        (``dispatch``, :data:`_OUTSIDE_DISPATCH_CONFIDENCE`). A class's bases are compared by their last name
+        (the store names them when they change, so that files naming them are resolved again)."""
+        if not receiver.isidentifier() or receiver not in _param_names(scope) or name in _PROTOCOL_METHODS:
+            return []
+        outside = set()
+        for where, (kind, text) in self._facts_of(fid, scope, receiver):
+            annotated = _type_name(text) if kind == "assign" and where == scope else ""
+            if annotated and self._outside_call(fid, where, annotated):
+                outside.add(annotated.rpartition(".")[2])
+        if not outside:
+            return []
+        out = []
+        for c in self._candidates(name, receiver):
+            if c.kind != "method" or c.parent_id is None or self.file(c.file_id)[1] != "python":
+                continue
+            if any(outside & self._base_names(cid) for cid in self._linearized(c.parent_id)):
+                out.append(Target(c, "dispatch", _OUTSIDE_DISPATCH_CONFIDENCE))
+        return out
+
+    def _base_names(self, class_id: int) -> frozenset[str]:
+        found = self._base_name_cache.get(class_id)
+        if found is None:
+            rows = self.conn.execute("SELECT name FROM bases WHERE symbol_id=?", (class_id,))
+            found = self._base_name_cache[class_id] = frozenset(r[0] for r in rows)
+        return found
 
     def _argparse_defaults(self, fid: int, scope: Sym, name: str) -> list[Target]:
         """``args.func(args)`` where the file gives ``set_defaults(func=cmd_bump)`` to a parser: the functions

@@ -292,6 +292,27 @@ def test_calling_an_instance_a_module_makes_at_its_top_runs_its_call_method(repo
     assert {d[1] for d in calls(edges, "tests/test_enc.py::test_der")} == {"Other.__call__"}
 
 
+def test_a_parameter_annotated_with_an_outside_class_may_hold_a_subclass_of_the_repository(repo: Path, tmp_path: Path) -> None:
+    # argh: `def parse_and_resolve(parser: argparse.ArgumentParser)` calls `parser.parse_args(argv)`, and the parser
+    # its callers give is an ArghParser, `class ArghParser(argparse.ArgumentParser)` overriding parse_args
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "import argparse\n\n\nclass ArghParser(argparse.ArgumentParser):\n"
+        "    def parse_args(self, args=None):\n        return super().parse_args(args)\n\n\n"
+        "class Other:\n    def parse_args(self, args=None):\n        return args\n",
+        "pkg/dispatching.py": "import argparse\n\n\ndef parse_and_resolve(parser: argparse.ArgumentParser, argv=None):\n"
+        "    return parser.parse_args(argv)\n\n\n"
+        "def build(argv):\n    parser = argparse.ArgumentParser()\n    return parser.parse_args(argv)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/dispatching.py::parse_and_resolve") == {("pkg/helpers.py", "ArghParser.parse_args", "dispatch")}
+    assert calls(edges, "pkg/dispatching.py::build") == set()  # made by argparse: an ArgumentParser, nothing of ours
+    # ArghParser derives from another class now: the caller is resolved again, as a full build would
+    changed = files["pkg/helpers.py"].replace("class ArghParser(argparse.ArgumentParser):", "class ArghParser(dict):")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/helpers.py": changed})
+    assert not {c for c in calls(edges, "pkg/dispatching.py::parse_and_resolve") if c[2] == "dispatch"}
+
+
 def test_an_imported_instance_follows_its_class_when_the_module_it_comes_from_rebinds_it(repo: Path, tmp_path: Path) -> None:
     # only late.py changes (it re-exports Late from b instead of a): backend.py imports Late from it, and app.py
     # imports `worker` from backend.py, whose instance is now of the other class (resolve.affected_files: module-level
