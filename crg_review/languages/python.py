@@ -340,6 +340,8 @@ def _call(node: Any, source: bytes) -> list[Item]:
     args = node.child_by_field_name("arguments")
     if function is None or args is None:
         return []
+    while function.type == "parenthesized_expression" and function.named_child_count == 1:
+        function = function.named_children[0]  # `(self._rule)()`: json5's generated parser calls its rules so
     kind = function.type
     if kind == "call":  # f(...)(...): `type(self)(...)`, `getattr(obj, name)(...)`
         inner = function.child_by_field_name("function")
