@@ -500,22 +500,23 @@ class Resolver:
                     continue
                 if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
-                name_text = _type_name(text)
-                if not name_text:
-                    continue
-                if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
-                    cls = self.enclosing_class(where)
-                    if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
-                        call = self.member(cls.id, "__call__")
-                        out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
-                    elif cls is not None and cls not in out:
-                        out.append(cls)
-                    continue
-                found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
-                if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
-                    # self.x = x, where the parameter x is annotated; x = self.y
-                    found_here = self._types_of(fid, where, name_text)
-                out.extend(c for c in found_here if c not in out)
+                # `writer: File | Field | Base64Decoder | None`: each class of a union (python-multipart)
+                for name_text in _type_names(text) if kind == "assign" else [_type_name(text)]:
+                    if not name_text:
+                        continue
+                    if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
+                        cls = self.enclosing_class(where)
+                        if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
+                            call = self.member(cls.id, "__call__")
+                            out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
+                        elif cls is not None and cls not in out:
+                            out.append(cls)
+                        continue
+                    found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
+                    if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
+                        # self.x = x, where the parameter x is annotated; x = self.y
+                        found_here = self._types_of(fid, where, name_text)
+                    out.extend(c for c in found_here if c not in out)
         finally:
             self._depth -= 1
         return out
@@ -2824,6 +2825,22 @@ def _type_name(text: str) -> str:
         head, _ = _unwrap(args)
     text = _strip_generics(head)
     return text if all(p.isidentifier() for p in text.split(".")) else ""
+
+
+def _type_names(text: str) -> list[str]:
+    """Every class a union annotation names (``File | Field | None`` → File, Field; ``Union[A, B]`` → A, B),
+    else the one :func:`_type_name` gives."""
+    out: list[str] = []
+    for part in _split_top(text.strip().strip("'\"").strip(), "|"):
+        part = part.strip("'\"").strip()
+        if part in ("None", ""):
+            continue
+        head, bracket, rest = part.partition("[")
+        if bracket and rest.endswith("]") and head.strip().rpartition(".")[2] in ("Union", "Optional"):
+            out.extend(n for a in _split_top(rest[:-1], ",") for n in _type_names(a))
+        elif name := _type_name(part):
+            out.append(name)
+    return list(dict.fromkeys(out))
 
 
 def _split_top(text: str, sep: str) -> list[str]:

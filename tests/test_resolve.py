@@ -1665,6 +1665,30 @@ def test_what_a_class_attribute_holding_a_class_makes_is_typed(repo: Path, tmp_p
     }
 
 
+def test_a_union_annotation_types_a_variable_with_each_of_its_classes(repo: Path, tmp_path: Path) -> None:
+    # python-multipart: `writer: File | Field | Base64Decoder | QuotedPrintableDecoder | None` then `writer.write(data)`
+    files = {
+        "pkg/io.py": "".join(f"class {c}:\n    def write(self, data):\n        return data\n\n\n" for c in ("File", "Decoder", "Other"))
+        + "def feed(writer: File | Decoder | None, data):\n    return writer.write(data)\n\n\n"
+        "def old(writer: 'Union[File, Decoder]', data):\n    return writer.write(data)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    expected = {("pkg/io.py", "File.write", "typed"), ("pkg/io.py", "Decoder.write", "typed")}
+    assert calls(edges, "pkg/io.py::feed") == expected
+    assert calls(edges, "pkg/io.py::old") == expected
+
+
+def test_a_parenthesized_callee_is_called(repo: Path, tmp_path: Path) -> None:
+    # json5's generated parser: `self._not(lambda: (self._sqchar__c0__s0_n_g_)())`
+    files = {
+        "pkg/parser.py": "class Parser:\n    def _rule(self):\n        return 1\n\n"
+        "    def _not(self, f):\n        return not f()\n\n"
+        "    def go(self):\n        return self._not(lambda: (self._rule)())\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/parser.py", "Parser._rule", "self") in calls(edges, "pkg/parser.py::Parser.go")
+
+
 def test_unittest_assertions_call_the_protocol_methods_of_typed_objects(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/bucket.py": (
