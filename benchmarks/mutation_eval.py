@@ -868,7 +868,7 @@ def _replayed(saved: Path, spec: str, baseline: Suite, repo: Path) -> list[tuple
     scratch = re.compile(r"[^\[\]\s]*/\.cache/repos/" + re.escape(spec.replace("==", "-") + "-") + r"[^/\]]+")
     out = []
     for md in projects[spec]["mutants_detail"]:
-        failing = {scratch.sub(lambda _: str(repo), t) for t in md["failing"]}
+        failing = {scratch.sub(lambda _: str(repo), t) if "/.cache/repos/" in t else t for t in md["failing"]}
         outcomes = {t: ("failed" if t in failing else o) for t, o in baseline.outcomes.items()}
         suite = Suite(outcomes, md.get("collect_errors", []), md["suite_seconds"], md["timed_out"])
         out.append((Function(**md["function"]), suite))
