@@ -684,9 +684,12 @@ class Resolver:
             else:
                 found = []
             out.extend(c for c in found if c not in out)
-        if not out and callee != RETURN_FACT:
-            # a variable or attribute holding a class object: `cls.STREAMING_DECODER(...)` where the class body says
-            # `STREAMING_DECODER = StreamingDecoder` makes a StreamingDecoder (pyasn1's Decoder.__call__)
+        if not out and receiver == "cls":
+            # a class attribute holding a class object: `cls.STREAMING_DECODER(...)` where the class body says
+            # `STREAMING_DECODER = StreamingDecoder` makes a StreamingDecoder (pyasn1's Decoder.__call__). Not for
+            # `self.Symbol(...)`: boolean.py's BooleanAlgebra sets it from a parameter, and one item typed among the
+            # untyped others of a list (`ast.append(self.Symbol(...))`, then `ast.append(self.NOT)`) narrowed
+            # `parsed = ast[2]` to Symbol, where a name match had reached every override of simplify()
             out = [c for c in self._class_objects(fid, scope, callee) if not self._is_protocol(c)]
         return out
 
