@@ -815,14 +815,7 @@ def _binary(node: Any) -> list[Item]:
     operator = node.child_by_field_name("operator")
     if operator is None or operator.type not in OPERATOR_METHODS:
         return []
-    out: list[Item] = []
-    left = node.child_by_field_name("left")
-    if left is not None and left.type in _OPERANDS:
-        out.append(("operator", operator, left))
-    right = node.child_by_field_name("right")
-    if right is not None and right.type in _OPERANDS:
-        out.append(("roperator", operator, right))
-    return out
+    return _operand_items(node, operator, "operator", "roperator")
 
 
 def _augmented(node: Any) -> list[Item]:
@@ -831,13 +824,17 @@ def _augmented(node: Any) -> list[Item]:
     operator = node.child_by_field_name("operator")
     if operator is None or operator.type[:-1] not in OPERATOR_METHODS:
         return []
+    return _operand_items(node, operator, "ioperator", "iroperator")
+
+
+def _operand_items(node: Any, operator: Any, left_kind: str, right_kind: str) -> list[Item]:
+    """The operands of ``operator`` that are a name or a call: the left one as a ``left_kind`` item, the right one
+    as a ``right_kind`` item."""
     out: list[Item] = []
-    left = node.child_by_field_name("left")
-    if left is not None and left.type in _OPERANDS:
-        out.append(("ioperator", operator, left))
-    right = node.child_by_field_name("right")
-    if right is not None and right.type in _OPERANDS:
-        out.append(("iroperator", operator, right))
+    for field, kind in (("left", left_kind), ("right", right_kind)):
+        operand = node.child_by_field_name(field)
+        if operand is not None and operand.type in _OPERANDS:
+            out.append((kind, operator, operand))
     return out
 
 
