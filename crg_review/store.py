@@ -492,18 +492,14 @@ class Store:
 
         changed = [q for q in new if q in old and tuple(old[q][2:9]) != facts(new[q])]
         names = {old[q][3] for q in removed} | {new[q].name for q in added} | {new[q].name for q in changed}
-        # the last names of the bases of a class that came, went or changed (its signature holds them): a parameter
-        # annotated with an outside base may hold an instance of it (resolve.Resolver._outside_base_overrides)
-        reclassed = [int(old[q][0]) for q in (*removed, *changed) if old[q][2] in CLASS_KINDS]
-        if reclassed:
-            names.update(
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT name FROM bases WHERE symbol_id IN ({','.join('?' * len(reclassed))})", reclassed
-                )
-            )
-        came_classes = {q for q in (*added, *changed) if new[q].kind in CLASS_KINDS}
-        names.update(base_name(b.text) for b in parsed.bases if b.symbol in came_classes)
+        # the last names of the bases a class kept in this file gained or lost: a parameter annotated with an outside
+        # base may hold an instance of it (resolve.Resolver._outside_base_overrides). A class that came or went brings
+        # or takes its methods, whose names are above; naming its bases too would re-resolve every file that says
+        # `Exception` or `Model` whenever a class deriving from one is added
+        for q in changed:
+            if old[q][2] in CLASS_KINDS:
+                before = {r[0] for r in self.conn.execute("SELECT name FROM bases WHERE symbol_id=?", (int(old[q][0]),))}
+                names.update(before ^ {base_name(b.text) for b in parsed.bases if b.symbol == q})
         members_moved = bool(removed or added)
         removed_ids = [int(old[q][0]) for q in removed]
         dependents = self._files_with_edges_into(removed_ids) - {fid}
