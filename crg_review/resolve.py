@@ -28,8 +28,8 @@ method of an item of a table of instances of several classes, ``converter = CONV
 as sure as the share of the classes whose method it is), ``getattr-hook``
 (``x.name`` on a typed receiver whose class lacks ``name`` but has a ``__getattr__``, which Python then calls),
 ``receiver-name`` (``engine.render()`` on a
-receiver of unknown type: the methods of that name in the classes named after the receiver, ``RenderEngine``;
-shared among them), ``name-match`` (only
+receiver of unknown type: the method of that name in the class named after the receiver, ``RenderEngine``, 0.5; 0.3
+each when several are), ``name-match`` (only
 the name is known; confidence falls with the number of candidates).
 
 Protocol calls the parser adds (``__call__`` for a variable called, ``__iter__`` for a loop, ``__add__``,
@@ -242,7 +242,6 @@ class Resolver:
         self._module_aliases: dict[int, dict[str, list[str]]] = {}
         self._module_instances: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
-        self._protocols: dict[int, bool] = {}
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
@@ -705,13 +704,7 @@ class Resolver:
     def _is_protocol(self, cls: Sym) -> bool:
         """A ``typing.Protocol``: the classes a value typed by one may hold need not inherit from it, so its
         members say nothing about the method a call runs (a bare name match does better)."""
-        found = self._protocols.get(cls.id)
-        if found is None:
-            found = self._protocols[cls.id] = any(
-                _strip_generics(str(row[0])).rpartition(".")[2] == "Protocol"
-                for row in self.conn.execute("SELECT text FROM bases WHERE symbol_id=?", (cls.id,))
-            )
-        return found
+        return "Protocol" in self._base_names(cls.id)
 
     def _returns(self, fn: Sym, fid: int) -> list[Sym]:
         """Classes a function returns: those its return annotation names (``def f() -> "Thing"``); without
@@ -1703,7 +1696,7 @@ class Resolver:
         repository's ``class ArghParser(argparse.ArgumentParser)`` overrides parse_args: a parameter annotated with an
         outside class may hold an instance of a subclass of the repository, whose method of that name runs
         (``dispatch``, :data:`_OUTSIDE_DISPATCH_CONFIDENCE`). A class's bases are compared by their last name
-        (the store names them when they change, so that files naming them are resolved again)."""
+        (the store names those a class gains or loses, so that files naming them are resolved again)."""
         if not receiver.isidentifier() or receiver not in _param_names(scope) or name in _PROTOCOL_METHODS:
             return []
         outside = set()
@@ -1722,6 +1715,7 @@ class Resolver:
         return out
 
     def _base_names(self, class_id: int) -> frozenset[str]:
+        """The last names of a class's bases as written (``typing.Protocol[T]`` -> Protocol), in the repository or not."""
         found = self._base_name_cache.get(class_id)
         if found is None:
             rows = self.conn.execute("SELECT name FROM bases WHERE symbol_id=?", (class_id,))
