@@ -292,6 +292,9 @@ def _tests_for(args: argparse.Namespace) -> int:
         return 0
     if not found:
         print(f"no test reaches {node.path}::{node.qualname}")
-    for t in found:
-        print(f"{t.nodeid}  ({t.reason}{f', depth {t.depth}' if t.depth else ''})")
+    shown: set[str] = set()
+    for t in found:  # nearest first; a remade class's tests share its id (impact.name_remade_tests)
+        if t.nodeid not in shown:
+            shown.add(t.nodeid)
+            print(f"{t.nodeid}  ({t.reason}{f', depth {t.depth}' if t.depth else ''})")
     return 0

@@ -1610,6 +1610,51 @@ class Graph:
                 seen.add(m.name)
         return out
 
+    def remade_test_classes(self, classes: Iterable[Node]) -> set[int]:
+        """The test classes of ``classes`` that a metaclass of the repository makes, named by ``metaclass=`` or
+        reached through a class decorator of the repository that calls one (python-multipart's
+        ``@parametrize_class`` calls its ``ParametrizingMetaclass``, which replaces each ``@parametrize``'d
+        ``test_http`` by a ``test_http__<case>`` per case): the names of their tests are the metaclass's."""
+        out: set[int] = set()
+        for cls in classes:
+            # the header: decorators, then the line of `class`, where `metaclass=` is
+            last = cls.start_line + len(cls.decorators)
+            named = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT dst_id FROM edges WHERE src_id=? AND kind IN ('call','ref') AND line BETWEEN ? AND ?",
+                    (cls.id, cls.start_line, last),
+                )
+            ]
+            targets = self.nodes(named)
+            callees = [
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT dst_id FROM edges WHERE src_id IN ({_in(named)}) AND kind='call'", named
+                )
+            ] if any(t.kind in _FUNCTION_KINDS for t in targets.values()) else []
+            made = [t for t in targets.values() if t.kind in _CLASS_KINDS]
+            made += [c for c in self.nodes(callees).values() if c.kind in _CLASS_KINDS]
+            if any(self._is_metaclass(m.id) for m in made):
+                out.add(cls.id)
+        return out
+
+    def decorated_here(self, fn: Node) -> bool:
+        """Whether a decorator of ``fn`` is a function of the repository (a call on its decorator lines resolves)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM edges WHERE src_id=? AND kind='call' AND line >= ? AND line < ?",
+            (fn.id, fn.start_line, fn.start_line + len(fn.decorators)),
+        ).fetchone()
+        return row is not None
+
+    def _is_metaclass(self, class_id: int) -> bool:
+        """Whether a class derives from ``type``, itself or through its bases in the repository."""
+        ids = [class_id, *self._transitive(class_id, "bases")]
+        return (
+            self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({_in(ids)}) AND name='type'", ids).fetchone()
+            is not None
+        )
+
     def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
         """(path, file id, bound name) of the test modules that import the test class ``class_name`` of
         ``path`` at module level under a name pytest collects (``Test*``): it runs there again."""
@@ -2474,6 +2519,31 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 todo.append(hits[key])
 
 
+def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
+    """Give the class's node id to each decorated test method (by a decorator of the repository) of a class a
+    metaclass of the repository makes (:meth:`Graph.remade_test_classes`): the metaclass may replace the method
+    by tests of other names, and ``pytest file::Class::method`` for a name the class no longer has runs nothing
+    (pytest stops at "not found"); the class runs whatever tests it has."""
+    decorated = [
+        h
+        for h in hits.values()
+        if not h.nodeid
+        and h.node.kind == "method"
+        and h.qualname == h.node.qualname
+        and h.node.decorators_json != "[]"
+        and h.node.parent_id is not None
+    ]
+    if not decorated:
+        return
+    classes = graph.nodes({h.node.parent_id for h in decorated if h.node.parent_id is not None})
+    headed = [c for c in classes.values() if c.decorators_json != "[]" or "metaclass=" in c.signature]
+    remade = graph.remade_test_classes(headed) if headed else set()
+    for h in decorated:
+        cls = classes.get(h.node.parent_id)  # type: ignore[arg-type]
+        if cls is not None and cls.id in remade and graph.decorated_here(h.node):
+            h.nodeid = nodeid(cls.path, cls.qualname, cls.language)
+
+
 def add_doctests(
     graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]], executed: Iterable[int] = ()
 ) -> None:
@@ -3297,6 +3367,7 @@ def _analyze(
         if key not in hits:
             hits[key] = TestHit(t, t.qualname, 0, "convention", 0)
     add_recollected(graph, hits)
+    name_remade_tests(graph, hits)
     review.tests = sorted(
         (
             RelatedTest(

@@ -1645,6 +1645,81 @@ def test_a_test_class_whose_metaclass_makes_its_tests_is_selected_as_a_class(tmp
     assert run_pytest(repo, ["tests/test_tables.py::TestTables"]) == "3 passed"  # two the index cannot name
 
 
+PARAMETRIZE = """\
+import functools
+
+
+def parametrize(values):
+    def decorator(func):
+        func.values = values
+        return func
+
+    return decorator
+
+
+class Parametrizing(type):
+    def __new__(mcls, name, bases, attrs):
+        made = dict(attrs)
+        for attr_name, attr in attrs.items():
+            values = getattr(attr, "values", None)
+            if values is None:
+                continue
+            for v in values:
+                def bind(func, v):
+                    @functools.wraps(func)
+                    def case(self):
+                        return func(self, v)
+                    return case
+                made[f"{attr_name}__{v}"] = bind(attr, v)
+            del made[attr_name]
+        return type.__new__(mcls, name, bases, made)
+
+
+def parametrize_class(klass):
+    return Parametrizing(klass.__name__, klass.__bases__, dict(klass.__dict__))
+"""
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["@parametrize_class\nclass TestApi(unittest.TestCase):", "class TestApi(unittest.TestCase, metaclass=Parametrizing):"],
+)
+def test_the_tests_a_repository_metaclass_remakes_are_given_by_their_class(
+    tmp_path: Path, capsys: Any, header: str
+) -> None:
+    # python-multipart: `@parametrize_class` calls its ParametrizingMetaclass, which replaces each `@parametrize`d
+    # `test_http` by a `test_http__<case>` per case: `pytest file::TestFormParser::test_http` stops at "not found"
+    repo = project(tmp_path)
+    write(repo, "tests/compat.py", PARAMETRIZE)
+    write(
+        repo,
+        "tests/test_cases.py",
+        "import unittest\n\nfrom pkg.core import api\n\nfrom .compat import Parametrizing, parametrize, parametrize_class\n\n\n"
+        f"{header}\n    @parametrize([1, 2])\n    def test_api(self, v):\n        self.assertTrue(api(v))\n\n"
+        "    def test_plain(self):\n        self.assertTrue(api(0))\n\n\n"
+        "class TestOther(unittest.TestCase):\n    @unittest.skipIf(False, 'never')\n    def test_kept(self):\n"
+        "        self.assertTrue(api(3))\n",
+    )
+    commit(repo, "cases")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 2")
+    data = review(capsys, repo)
+    tests = selected(data)
+    assert "tests/test_cases.py::TestApi" in tests, tests
+    assert "tests/test_cases.py::TestApi::test_api" not in tests  # no such test once the class is made
+    assert "tests/test_cases.py::TestApi::test_plain" in tests  # undecorated: its own name stays
+    assert "tests/test_cases.py::TestOther::test_kept" in tests  # a class no metaclass of the repo makes
+    remade = [t for t in data["tests"] if t["nodeid"] == "tests/test_cases.py::TestApi"]
+    assert [t["qualname"] for t in remade] == ["TestApi.test_api"]
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0
+    ids = [i for i in out.split() if i.startswith("tests/test_cases.py")]
+    assert ids
+    assert run_pytest(repo, ids) == "4 passed"  # test_api__1, test_api__2, test_plain, test_kept
+    code, out, _ = run_cli(capsys, "tests-for", "pkg/core.py::api", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()].count("tests/test_cases.py::TestApi") == 1, out
+
+
 def test_a_test_module_that_makes_its_tests_on_import_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
     # mistune: `TestCommonMark.load_fixtures("commonmark.json")` at module level attaches a `test_<n>` per case
     repo = project(tmp_path)
