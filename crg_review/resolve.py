@@ -1352,6 +1352,12 @@ class Resolver:
         passed: list[tuple[int, int, Target]] = []
         called_at: dict[tuple[int, int], list[Sym]] = {}
         calls_parameter: set[int] = set()
+        # `for rule in rules: rule()` over a parameter `rules` (or a slice of it): calling the loop's variable
+        # calls an item of the parameter (json5's `_seq(self, rules)`, given `[self._a, self._b]`)
+        loop_over: dict[tuple[int, str], list[str]] = {}
+        for _, scope_id, kind, name, receiver, _ in rows:
+            if kind == "element":
+                loop_over.setdefault((scope_id, name), []).append(receiver.partition("[")[0])
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects"):  # facts
@@ -1390,7 +1396,10 @@ class Resolver:
                 continue
             # f(...) or map(f, xs) of a parameter f (one with a default too): the scope calls what it is given
             called_parameter = kind in ("call", "callback") and not receiver and name not in ("self", "cls")
-            if called_parameter and language == "python" and name in _param_names(scope):
+            if called_parameter and language == "python" and (
+                name in _param_names(scope)
+                or any(over in _param_names(scope) for over in loop_over.get((scope_id, name), ()))
+            ):
                 calls_parameter.add(scope.id)
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None

@@ -1591,6 +1591,27 @@ def test_functions_given_in_a_collection_are_called_by_the_function_given_it(rep
     assert {("Engine.plural", "self"), ("Engine.ordinal", "self")} <= refs
 
 
+
+def test_functions_given_in_a_list_to_a_function_looping_over_it_are_called_there(repo: Path, tmp_path: Path) -> None:
+    # json5's generated parser: `self._seq([self._a, self._b])` where `_seq(self, rules)` runs `for rule in rules:
+    # rule()`; a loop over something else (`for rule in self.extra: rule()`) calls none of what it is given
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/parser.py": (
+            "class Parser:\n    extra = ()\n\n    def _seq(self, rules):\n        for rule in rules:\n            rule()\n\n"
+            "    def _first(self, rules):\n        for rule in rules[:1]:\n            rule()\n\n"
+            "    def _other(self, rules):\n        for rule in self.extra:\n            rule()\n\n"
+            "    def _a(self):\n        return 1\n\n    def _b(self):\n        return 2\n\n"
+            "    def _c(self):\n        return 3\n\n"
+            "    def parse(self):\n        self._seq([self._a, self._b])\n        self._first([self._c])\n"
+            "        self._other([self._a])\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {d[1] for d in calls(edges, "pkg/parser.py::Parser._seq") if d[2] == "passed"} == {"Parser._a", "Parser._b"}
+    assert {d[1] for d in calls(edges, "pkg/parser.py::Parser._first") if d[2] == "passed"} == {"Parser._c"}
+    assert not {d for d in calls(edges, "pkg/parser.py::Parser._other") if d[2] == "passed"}
+
 SUBSCRIPTS = {
     "pkg/cache.py": (
         "class Cache:\n"

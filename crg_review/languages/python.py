@@ -927,6 +927,9 @@ def _for(node: Any) -> list[Item]:
     out: list[Item] = []
     left = node.child_by_field_name("left")
     for right in node.children_by_field_name("right"):  # several in a comprehension's `for x in a, b`
+        sliced = _sliced(right)
+        if sliced is not None and left is not None and left.type == "identifier":
+            out.append(("element", left, sliced))  # `for rule in rules[:-1]`: an element of a slice is one of rules
         kind = right.type
         if kind not in _OPERANDS:
             continue
@@ -949,6 +952,17 @@ def _for(node: Any) -> list[Item]:
         # a comprehension iterates its iterables too (run by its owner: it is no function of its own)
         out.append(("iterate", right, None))
     return out
+
+
+def _sliced(node: Any) -> Any:
+    """The collection a slice is taken of (``rules`` in ``rules[:-1]``, a name or an attribute), or None."""
+    if node.type != "subscript":
+        return None
+    value = node.child_by_field_name("value")
+    indexes = node.children_by_field_name("subscript")
+    if value is None or value.type not in ("identifier", "attribute") or [i.type for i in indexes] != ["slice"]:
+        return None
+    return value
 
 
 def _interpolation(node: Any) -> list[Item]:
