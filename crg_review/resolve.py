@@ -1420,6 +1420,13 @@ class Resolver:
             if kind == "callback":  # map(f, xs), sorted(xs, key=f): the function given runs (never a name-match)
                 if not targets and not receiver and language == "python":  # `f = pick_width_fn(); map(f, xs)`
                     targets = self._returned_callables_of(fid, scope, name) + self._looked_up_callables(fid, scope, name)
+                elif not targets and receiver and language == "python":
+                    # `map(self.Symbol, args)` where `self.Symbol = Symbol_class or Symbol`: what calling the attribute
+                    # runs, as for `self.Symbol(x)` (boolean.py)
+                    targets = [
+                        t for t in self._resolve_name(fid, scope, "__call__", f"{receiver}.{name}", "call")
+                        if t.resolution != "name-match"
+                    ]
                 for t in targets:
                     if t.sym.kind in _CALLABLE_KINDS:
                         add(scope.id, t, "call", line)
@@ -1464,6 +1471,10 @@ class Resolver:
                             add(scope.id, Target(getter, "descriptor", t.confidence), "call", line)
                 continue
             if kind in ("ref", "type"):
+                if not targets and kind == "ref" and receiver and language == "python" and receiver.isidentifier():
+                    # `self.normalize(expr, self.AND)`, `isinstance(x, self.NOT)` where `self.AND = AND_class or AND`:
+                    # the class the attribute holds (boolean.py's algebra)
+                    targets = [Target(c, "typed", 0.9) for c in self._class_objects(fid, scope, f"{receiver}.{name}")]
                 if not targets and kind == "ref" and not receiver and language == "python":
                     # a local collection of functions given by name (or an item of one, a loop's variable): the
                     # function it is given to may call them, as if they were given one by one

@@ -977,11 +977,15 @@ def test_sorting_a_collection_compares_its_items(repo: Path, tmp_path: Path) -> 
             "from .keys import Key\n\n\n"
             "def ordered():\n    items = [Key(2), Key(1)]\n    return sorted(items)\n\n\n"
             "def largest():\n    items = [Key(2), Key(1)]\n    return max(items)\n\n\n"
-            "def by_id():\n    items = [Key(2), Key(1)]\n    return sorted(items, key=id)\n"
+            "def by_id():\n    items = [Key(2), Key(1)]\n    return sorted(items, key=id)\n\n\n"
+            "def in_place():\n    items = [Key(2), Key(1)]\n    items.sort()\n    return items\n\n\n"
+            "def in_place_by_id():\n    items = [Key(2), Key(1)]\n    items.sort(key=id)\n    return items\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/keys.py", "Key.__lt__", "typed") in calls(edges, "pkg/use.py::ordered")
+    assert ("pkg/keys.py", "Key.__lt__", "typed") in calls(edges, "pkg/use.py::in_place")  # boolean.py's args.sort()
+    assert ("pkg/keys.py", "Key.__lt__", "typed") not in calls(edges, "pkg/use.py::in_place_by_id")
     assert ("pkg/keys.py", "Key.__gt__", "typed") in calls(edges, "pkg/use.py::largest")
     assert not any(d[1].startswith("Key.__") and d[1] != "Key.__init__" for d in calls(edges, "pkg/use.py::by_id"))
 
@@ -2771,3 +2775,35 @@ def test_a_function_returned_by_a_conditional_expression_is_called_by_whoever_ca
     }
     refs = {(e[1], e[3]) for e in edges if e[4] == "ref"}
     assert {("choose", "iter_a"), ("choose", "iter_b"), ("pick", "iter_b")} <= refs
+
+
+def test_an_attribute_holding_a_class_given_by_name_is_that_class(repo: Path, tmp_path: Path) -> None:
+    # boolean.py: `self.Symbol = Symbol_class or Symbol` in __init__, then `map(self.Symbol, args)`,
+    # `self.normalize(expr, self.AND)` where normalize calls `operation(...)`, and `isinstance(x, self.AND)`
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/expr.py": (
+            "class Symbol:\n    def __init__(self, name):\n        self.name = name\n\n\n"
+            "class AND:\n    def __init__(self, *args):\n        self.args = args\n"
+        ),
+        "pkg/algebra.py": (
+            "from .expr import AND, Symbol\n\n\nclass Algebra:\n"
+            "    def __init__(self, Symbol_class=None, AND_class=None):\n"
+            "        self.Symbol = Symbol_class or Symbol\n        self.AND = AND_class or AND\n        self.label = 'x'\n\n"
+            "    def symbols(self, *args):\n        return tuple(map(self.Symbol, args))\n\n"
+            "    def labels(self, *args):\n        return list(map(self.label, args))\n\n"
+            "    def normalize(self, expr, operation):\n        return operation(expr, expr)\n\n"
+            "    def cnf(self, expr):\n        return self.normalize(expr, self.AND)\n\n"
+            "    def is_and(self, expr):\n        return isinstance(expr, self.AND)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {("pkg/expr.py", "Symbol", "typed"), ("pkg/expr.py", "Symbol.__init__", "constructor")} <= calls(
+        edges, "pkg/algebra.py::Algebra.symbols"
+    )
+    assert not calls(edges, "pkg/algebra.py::Algebra.labels") - {("pkg/algebra.py", "Algebra.label", "self")}
+    assert {("pkg/expr.py", "AND", "passed"), ("pkg/expr.py", "AND.__init__", "passed")} <= calls(
+        edges, "pkg/algebra.py::Algebra.normalize"
+    )
+    refs = {(e[3], e[5]) for e in edges if e[1] == "Algebra.is_and" and e[4] == "ref"}
+    assert ("AND", "typed") in refs

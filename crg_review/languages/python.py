@@ -1606,15 +1606,23 @@ def _called_lookups(result: ParseResult) -> set[Any]:
 
 
 def _compared_items(references: list[Reference]) -> list[Reference]:
-    """``sorted(items)`` compares the items (no key given): an item of ``items``, as a loop's variable holds one
-    (an ``element`` fact for a variable of its own), on which the comparison runs (``ordering``: made a call)."""
+    """``sorted(items)`` and ``items.sort()`` compare the items (no key given): an item of ``items``, as a loop's
+    variable holds one (an ``element`` fact for a variable of its own), on which the comparison runs (``ordering``:
+    made a call)."""
     out: list[Reference] = []
     for r in references:
         out.append(r)
-        if r.kind == "protocol" and r.name in ORDERING_BUILTINS and all(p.isidentifier() for p in r.receiver.split(".")):
-            item = f"{ITEM_PREFIX}{r.line}"
-            out.append(Reference("element", item, r.receiver, r.line, r.scope, None, ()))
-            out.extend(Reference("ordering", m, item, r.line, r.scope, 1, ()) for m in ORDERING_BUILTINS[r.name])
+        if not all(p.isidentifier() for p in r.receiver.split(".")):
+            continue
+        if r.kind == "protocol" and r.name in ORDERING_BUILTINS:
+            methods = ORDERING_BUILTINS[r.name]
+        elif r.kind == "call" and r.name == "sort" and not r.arity and not r.keywords:
+            methods = ORDERING_BUILTINS["sorted"]  # `args.sort()` (boolean.py's DualBase.simplify)
+        else:
+            continue
+        item = f"{ITEM_PREFIX}{r.line}"
+        out.append(Reference("element", item, r.receiver, r.line, r.scope, None, ()))
+        out.extend(Reference("ordering", m, item, r.line, r.scope, 1, ()) for m in methods)
     return out
 
 
