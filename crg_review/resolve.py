@@ -219,6 +219,7 @@ class Resolver:
         self._subclass_queries = 0
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
+        self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
         self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
         self._stored_facts: dict[int, dict[int, list[tuple[str, str]]]] = {}  # file → :meth:`stored_methods`
         self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
@@ -1311,6 +1312,7 @@ class Resolver:
             self._resolve_file(fid)
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self._facts.pop(fid, None)
+            self._alias_names.pop(fid, None)
             self._tables.pop(fid, None)
             self._scoped_lookups.clear()
 
@@ -2148,6 +2150,11 @@ class Resolver:
             if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
                 attr = container.partition(".")[2]
                 facts = self.facts(fid)
+                # or a method of the class fills it through a name of its own (`conv = self._type_conversions`, then
+                # `conv[group] = int_convert(10)`: parse's Parser)
+                for m in self.children(cls.id):
+                    for var in self._aliases_of(fid, m.id, container) if m.kind == "method" else ():
+                        tables.extend((m, f) for f in facts.get((m.id, var), []) if f[0] == "item")
                 for sub in self._descendants(cls.id):
                     if self.sym(sub).file_id == fid:
                         tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
@@ -2166,7 +2173,17 @@ class Resolver:
                     if made and source != container and all(p.isidentifier() for p in source.split(".")):
                         todo.append((at, source))
                     continue
-                if item_kind != "item" or "(" in text or not all(p.isidentifier() for p in text.split(".")):
+                if item_kind == "item" and "(" in text:
+                    # an instance made there (`int_convert(10)`): calling the item runs its class's __call__
+                    maker, _, _ = text.partition("(")
+                    if all(p.isidentifier() for p in maker.split(".")):
+                        receiver, _, name = maker.rpartition(".")
+                        for t in self._resolve_name(fid, at, name, receiver, "type"):
+                            call = self.member(t.sym.id, "__call__") if t.sym.kind in _CLASS_KINDS else None
+                            if t.resolution != "name-match" and call is not None and call not in found:
+                                found.append(call)
+                    continue
+                if item_kind != "item" or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, at, name, receiver, "ref"):
@@ -2180,6 +2197,17 @@ class Resolver:
                     if t.sym not in found:
                         found.append(t.sym)
         return found
+
+    def _aliases_of(self, fid: int, scope_id: int, text: str) -> list[str]:
+        """The variables of a scope that are aliases of ``text`` (``conv = self._type_conversions``)."""
+        found = self._alias_names.get(fid)
+        if found is None:
+            found = self._alias_names[fid] = {}
+            for (scope, var), facts in self.facts(fid).items():
+                for kind, value in facts:
+                    if kind == "alias":
+                        found.setdefault((scope, value), []).append(var)
+        return found.get((scope_id, text), [])
 
     def _module_tables(self, fid: int) -> dict[str, list[str]]:
         """The names each variable of the module holds at import time (``holds``: ``T = {k: f, ...}``, ``T =

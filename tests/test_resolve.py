@@ -2807,3 +2807,27 @@ def test_an_attribute_holding_a_class_given_by_name_is_that_class(repo: Path, tm
     )
     refs = {(e[3], e[5]) for e in edges if e[1] == "Algebra.is_and" and e[4] == "ref"}
     assert ("AND", "typed") in refs
+
+
+def test_a_table_on_self_filled_through_a_local_name_is_called_with_its_items(repo: Path, tmp_path: Path) -> None:
+    # parse: `conv = self._type_conversions` then `conv[group] = int_convert(10)` or `partial(date_convert, ymd=1)` in
+    # one method, `self._type_conversions[k](value)` in another: an instance's __call__ runs, or the partial's function
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/parser.py": (
+            "from functools import partial\n\n\nclass int_convert:\n    def __init__(self, base):\n        self.base = base\n\n"
+            "    def __call__(self, s):\n        return int(s, self.base)\n\n\n"
+            "class Plain:\n    pass\n\n\n"
+            "def date_convert(s, ymd=None):\n    return s\n\n\n"
+            "def percentage(s):\n    return float(s) / 100\n\n\n"
+            "class Parser:\n    def __init__(self):\n        self._type_conversions = {}\n        self._other = {}\n\n"
+            "    def handle(self, group, kind):\n        conv = self._type_conversions\n        other = self._other\n"
+            "        if kind == 'd':\n            conv[group] = int_convert(10)\n        elif kind == 'ti':\n"
+            "            conv[group] = partial(date_convert, ymd=1)\n        elif kind == '%':\n            conv[group] = percentage\n"
+            "        else:\n            other[group] = Plain()\n\n"
+            "    def evaluate(self, k, value):\n        return self._type_conversions[k](value)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    table = {d[1] for d in calls(edges, "pkg/parser.py::Parser.evaluate") if d[2] == "table"}
+    assert table == {"int_convert.__call__", "date_convert", "percentage"}

@@ -465,7 +465,12 @@ def _item_value(node: Any) -> Any:
         return None
     if node.type in _NAMES:
         return node
-    return node if node.type == "call" and _called_function(node) is not None else None
+    function = _called_function(node) if node.type == "call" else None
+    if function is None:
+        return None
+    # `partial(date_convert, ymd=1)`: the item calls date_convert (parse's `conv[group] = partial(...)`)
+    wrapped = _partial_of(function.text.decode("utf-8", "replace"), node.child_by_field_name("arguments"))
+    return wrapped if wrapped is not None else node
 
 
 def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
@@ -1706,6 +1711,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
     iterated = {r.receiver for r in result.references if r.kind in ("element", "lookup")}
     iterated.update([n.rpartition(".")[0] for n in iterated if n.endswith((".values", ".items"))])  # `X.values()`
     iterated.update([n.partition(".")[2] for n in iterated if n.startswith(("self.", "cls."))])  # a class body's
+    # a table on self filled through a local name (`conv = self._type_conversions; conv[group] = int_convert(10)`)
+    iterated.update([r.name for r in result.references if r.kind == "alias" and r.receiver.startswith("self.") and r.receiver in iterated])
     # (a collection given is kept in its own scope: the function it is given to sees what that scope put in it)
     # and a method of the file stored in a table on self (`self.handlers.update((("type", self.generate_type),))`): the
     # class's base in another file may call what the table holds (resolve.Resolver._table_callables)
