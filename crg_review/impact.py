@@ -2521,9 +2521,10 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
 
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Give the class's node id to each decorated test method (by a decorator of the repository) of a class a
-    metaclass of the repository makes (:meth:`Graph.remade_test_classes`): the metaclass may replace the method
-    by tests of other names, and ``pytest file::Class::method`` for a name the class no longer has runs nothing
-    (pytest stops at "not found"); the class runs whatever tests it has."""
+    metaclass of the repository makes (:meth:`Graph.remade_test_classes`), and to each that a known library
+    renames (:func:`_renamed_by_library`): the method may be replaced by tests of other names, and ``pytest
+    file::Class::method`` for a name the class no longer has runs nothing (pytest stops at "not found"); the class
+    runs whatever tests it has."""
     decorated = [
         h
         for h in hits.values()
@@ -2540,8 +2541,21 @@ def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     remade = graph.remade_test_classes(headed) if headed else set()
     for h in decorated:
         cls = classes.get(h.node.parent_id)  # type: ignore[arg-type]
-        if cls is not None and cls.id in remade and graph.decorated_here(h.node):
+        if cls is None:
+            continue
+        if (cls.id in remade and graph.decorated_here(h.node)) or _renamed_by_library(h.node, cls):
             h.nodeid = nodeid(cls.path, cls.qualname, cls.language)
+
+
+def _renamed_by_library(method: Node, cls: Node) -> bool:
+    """Whether a library known to replace a test method by methods of other names does so here: parameterized's
+    ``@parameterized.expand(cases)`` (``test_match_0_...``, mistletoe), ddt's ``@data(...)`` in a class marked
+    ``@ddt`` (``test_x_1_...``)."""
+    heads = {d.split("(", 1)[0] for d in method.decorators}
+    if any(h.endswith(".expand") and h.split(".", 1)[0] == "parameterized" for h in heads):
+        return True
+    ddt = any(d.split("(", 1)[0] in ("ddt", "ddt.ddt") for d in cls.decorators)
+    return ddt and any(h.rpartition(".")[2] in ("data", "idata", "file_data") for h in heads)
 
 
 def add_doctests(

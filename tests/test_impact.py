@@ -1720,6 +1720,50 @@ def test_the_tests_a_repository_metaclass_remakes_are_given_by_their_class(
     assert [line.split()[0] for line in out.splitlines()].count("tests/test_cases.py::TestApi") == 1, out
 
 
+def test_tests_parameterized_or_ddt_rename_are_given_by_their_class(tmp_path: Path, capsys: Any) -> None:
+    # mistletoe: `@parameterized.expand([...]) def test_match(self, line)` becomes `test_match_0_...`; ddt's `@data(...)`
+    # in a class marked `@ddt` becomes `test_x_1_...`: the method's own id names nothing pytest collects
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_libs.py",
+        "import unittest\n\nfrom ddt import data, ddt\nfrom parameterized import parameterized\n\n"
+        "from pkg.core import api\n\n\nclass TestExpand(unittest.TestCase):\n"
+        "    @parameterized.expand([(1,), (2,)])\n    def test_api(self, v):\n        self.assertTrue(api(v))\n\n"
+        "    def test_plain(self):\n        self.assertTrue(api(0))\n\n\n"
+        "@ddt\nclass TestData(unittest.TestCase):\n    @data(1, 2)\n    def test_api(self, v):\n"
+        "        self.assertTrue(api(v))\n\n\nclass TestNoDdt(unittest.TestCase):\n"
+        "    @data(1, 2)\n    def test_api(self, v):\n        self.assertTrue(api(v))\n",
+    )
+    commit(repo, "libs")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 2")
+    tests = selected(review(capsys, repo))
+    assert {"tests/test_libs.py::TestExpand", "tests/test_libs.py::TestData"} <= set(tests), tests
+    assert "tests/test_libs.py::TestExpand::test_api" not in tests
+    assert "tests/test_libs.py::TestData::test_api" not in tests
+    assert "tests/test_libs.py::TestExpand::test_plain" in tests
+    assert "tests/test_libs.py::TestNoDdt::test_api" in tests  # no @ddt on the class: its `data` renames nothing
+
+
+def test_a_fixture_named_like_a_test_is_not_selected(tmp_path: Path, capsys: Any) -> None:
+    # configobj: `@pytest.fixture def testconfig1()`; `pytest tests/test_cfg.py::testconfig1` stops at "not found"
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_cfg.py",
+        "import pytest\n\nfrom pkg.core import api\n\n\n@pytest.fixture\ndef testconfig1():\n    return api(1)\n\n\n"
+        "def test_config(testconfig1):\n    assert testconfig1\n",
+    )
+    commit(repo, "cfg")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 2")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_cfg.py::test_config" in tests
+    assert "tests/test_cfg.py::testconfig1" not in tests
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0
+    assert run_pytest(repo, [i for i in out.split() if i.startswith("tests/test_cfg.py")]) == "1 passed"
+
+
 def test_a_test_module_that_makes_its_tests_on_import_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
     # mistune: `TestCommonMark.load_fixtures("commonmark.json")` at module level attaches a `test_<n>` per case
     repo = project(tmp_path)

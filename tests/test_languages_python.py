@@ -210,6 +210,53 @@ def test_run():
     ]
 
 
+def test_fixtures_named_test_and_classes_a_function_defines_are_no_tests() -> None:
+    # configobj: `@pytest.fixture def testconfig1()`; six: `def test_assertCountEqual(): class TestAssertCountEqual(
+    # unittest.TestCase): def test(self)`: pytest collects neither, so `file::testconfig1` would stop it at "not found"
+    source = b"""import unittest
+
+import pytest
+
+
+@pytest.fixture
+def testconfig1():
+    return {}
+
+
+def test_uses(testconfig1):
+    assert testconfig1 == {}
+
+
+def test_count_equal():
+    class TestCountEqual(unittest.TestCase):
+        def test(self):
+            self.assertTrue(True)
+
+    TestCountEqual("test").test()
+
+
+class TestValues:
+    @pytest.fixture
+    def testconfig3(self):
+        return {}
+
+    def test_values(self, testconfig3):
+        assert testconfig3 == {}
+"""
+    marked = {s.qualname: s.is_test for s in parse(source, "tests/test_configobj.py", "python").symbols}
+    assert marked == {
+        "<module>": True,
+        "testconfig1": False,
+        "test_uses": True,
+        "test_count_equal": True,
+        "test_count_equal.TestCountEqual": False,
+        "test_count_equal.TestCountEqual.test": False,
+        "TestValues": True,
+        "TestValues.testconfig3": False,
+        "TestValues.test_values": True,
+    }
+
+
 def test_a_collect_file_hook_records_the_file_name_tests_it_makes() -> None:
     src = b"""import pytest
 

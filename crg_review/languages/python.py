@@ -110,12 +110,26 @@ def is_test(d: Definition, path: str, parent_test: bool) -> bool:
     """pytest: ``test*`` functions and ``Test*`` classes in test files; unittest: TestCase subclasses."""
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
     if d.kind == "class":
+        if _in_function(d):  # a class a function defines is no test pytest collects (six's test functions make some)
+            return False
         bases = [b.rsplit(".", 1)[-1] for b in d.bases]
         return (in_test_file and d.name.startswith("Test")) or any(b in TEST_BASES for b in bases)
+    if any(dec.split("(", 1)[0].endswith("fixture") for dec in d.decorators):
+        return False  # `@pytest.fixture def testconfig1()`: a fixture, which pytest does not collect as a test
     if d.kind == "method":
         return parent_test and d.name.startswith("test")
     if d.kind == "function":
         return in_test_file and d.parent is None and d.name.startswith("test")
+    return False
+
+
+def _in_function(d: Definition) -> bool:
+    """Whether a function encloses the definition."""
+    parent = d.parent
+    while parent is not None:
+        if parent.kind in ("function", "method"):
+            return True
+        parent = parent.parent
     return False
 
 
