@@ -26,7 +26,10 @@ its class or file). Figures, per project and overall:
   (trace_callgraph.py: direct ``edges``, tests excluded) that the diff lists in ``impacted`` at
   depth 1, micro and macro over the functions that have traced callers; and the same (micro) for the
   callers seen at an explicit call site only (``CALL``, ``CALL_FUNCTION_EX``): the trace names whoever
-  first iterates a generator as its caller, not the function that made it.
+  first iterates a generator as its caller, not the function that made it;
+- unmatched ids (in ``--json``, and listed after the misses): ids crg-review listed that name no test the
+  baseline run collected, nor a class or file of one; ``pytest`` stops at "not found" for such a node id (a
+  doctest's id or a doctest file counts too when the run's settings collect no doctests).
 
 ``--rescore OUT.json`` recomputes the figures of a saved run (no suite runs, no crg-review).
 
@@ -135,6 +138,7 @@ class Mutant(NamedTuple):
     timed_out: bool
     collect_errors: list[str]  # test modules the mutant broke at import (node ids)
     traced_callers_explicit: tuple[str, ...] = ()  # those seen at an explicit call site (CALL, CALL_FUNCTION_EX)
+    unmatched: tuple[str, ...] = ()  # listed ids that name no test the baseline collected (pytest: "not found")
 
 
 # --- the functions to mutate ---------------------------------------------------------------------
@@ -357,6 +361,16 @@ def covered(test: str, listed: set[str]) -> bool:
     return any("::".join(parts[:i]) in listed for i in range(1, len(parts)))
 
 
+def unmatched_ids(listed: Iterable[str], collected: Iterable[str]) -> list[str]:
+    """The listed ids that name no collected test, nor a class or file of one: ``pytest`` stops at "not found" for
+    such a node id (a doctest's id or file too, when the run does not collect doctests)."""
+    names: set[str] = set()
+    for test in collected:
+        parts = collapse(test).split("::")
+        names.update("::".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return sorted(i for i in listed if i not in names)
+
+
 def plain(qualname: str) -> str:
     return REDEFINITION.sub("", qualname)
 
@@ -526,6 +540,7 @@ def evaluate_mutant(
         timed_out=suite.timed_out,
         collect_errors=suite.collect_errors,
         traced_callers_explicit=tuple(callers_of(callers[1], fn, accessor)),
+        unmatched=tuple(unmatched_ids(listed_set, baseline.outcomes)),
     )
 
 
@@ -752,6 +767,8 @@ def figures(mutants: Sequence[tuple[Mutant, int]]) -> dict[str, Any]:
         "traced_callers_explicit": explicit,
         "callers_found_explicit": explicit_hit,
         "caller_recall_explicit": _ratio(explicit_hit, explicit),
+        # ids crg-review listed that name no collected test (distinct over the mutants)
+        "unmatched_ids": len({i for m, _ in mutants for i in m.unmatched}),
     }
 
 
@@ -813,6 +830,11 @@ def print_misses(spec: str, mutants: Sequence[Mutant], limit: int) -> None:
             )
         if lost:
             print(f"    traced callers not at depth 1: {', '.join(lost[:limit])}")
+    unmatched = sorted({i for m in mutants for i in m.unmatched})
+    if unmatched:
+        print(f"  listed ids naming no collected test: {', '.join(unmatched[:limit])}" + (
+            f" and {len(unmatched) - limit} more" if len(unmatched) > limit else ""
+        ))
 
 
 def run_project(spec: str, crg_cmd: Sequence[str], plugin_dir: Path, args: argparse.Namespace) -> dict[str, Any]:
