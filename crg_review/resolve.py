@@ -1359,7 +1359,7 @@ class Resolver:
         loop_over: dict[tuple[int, str], list[str]] = {}
         for _, scope_id, kind, name, receiver, _ in rows:
             if kind == "element":
-                loop_over.setdefault((scope_id, name), []).append(receiver.partition("[")[0])
+                loop_over.setdefault((scope_id, name), []).append(receiver)
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects"):  # facts

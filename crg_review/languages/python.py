@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -114,13 +114,18 @@ def is_test(d: Definition, path: str, parent_test: bool) -> bool:
             return False
         bases = [b.rsplit(".", 1)[-1] for b in d.bases]
         return (in_test_file and d.name.startswith("Test")) or any(b in TEST_BASES for b in bases)
-    if any(dec.split("(", 1)[0].endswith("fixture") for dec in d.decorators):
+    if _is_fixture(d.decorators):
         return False  # `@pytest.fixture def testconfig1()`: a fixture, which pytest does not collect as a test
     if d.kind == "method":
         return parent_test and d.name.startswith("test")
     if d.kind == "function":
         return in_test_file and d.parent is None and d.name.startswith("test")
     return False
+
+
+def _is_fixture(decorators: Sequence[str]) -> bool:
+    """Whether the decorators make a pytest fixture (``@pytest.fixture``, ``@fixture(scope=...)``)."""
+    return any(d.split("(", 1)[0].endswith("fixture") for d in decorators)
 
 
 def _in_function(d: Definition) -> bool:
@@ -1349,8 +1354,7 @@ def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
     # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
     for s in symbols:
-        fixture = any(d.split("(", 1)[0].endswith("fixture") for d in s.decorators)
-        if s.kind in ("function", "method") and (s.is_test or fixture):
+        if s.kind in ("function", "method") and (s.is_test or _is_fixture(s.decorators)):
             for p in s.params:
                 if p and p[0] not in "*/" and not p.endswith("=") and p not in _NOT_FIXTURES:
                     out.append(Reference("fixture", p, "", s.start_line, s.qualname))
