@@ -2530,6 +2530,7 @@ def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
         for h in hits.values()
         if not h.nodeid
         and h.node.kind == "method"
+        and h.node.language == "python"
         and h.qualname == h.node.qualname
         and h.node.decorators_json != "[]"
         and h.node.parent_id is not None
