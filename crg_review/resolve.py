@@ -2055,7 +2055,12 @@ class Resolver:
                 if kind not in ("assign", "unpack") or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 receiver, _, name = text.rpartition(".")
-                for t in self._resolve_name(fid, where, name, receiver, "type"):
+                called = self._resolve_name(fid, where, name, receiver, "type")
+                if not called and not receiver:
+                    # `for lookup_func in checker_lookup_functions: checker = lookup_func(...)`: each function the
+                    # collection of the file holds (typeguard's checker look-ups)
+                    called = self._looked_up_callables(fid, where, name)
+                for t in called:
                     if t.resolution == "name-match" or t.sym.kind not in ("function", "method"):
                         continue
                     if position:
@@ -2490,8 +2495,11 @@ class Resolver:
                     continue
                 if "." not in text and text in _param_names(fn):
                     continue
-                # `func = make_attrgetter(...)` (in one branch) then `return func`: what that call returns
-                found.extend(t.sym for t in self._returned_callables_of(fid, fn, text) if t.sym not in found)
+                # `func = make_attrgetter(...)` (in one branch) then `return func`: what that call returns; `checker =
+                # TABLE.get(k)` then `return checker`: each function of the table
+                for t in self._returned_callables_of(fid, fn, text) + self._looked_up_callables(fid, fn, text):
+                    if t.sym not in found:
+                        found.append(t.sym)
                 if text in nested and fact == RETURN_FACT:  # (those _returned_functions gives)
                     continue
                 receiver, _, name = text.rpartition(".")

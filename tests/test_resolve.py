@@ -2831,3 +2831,32 @@ def test_a_table_on_self_filled_through_a_local_name_is_called_with_its_items(re
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     table = {d[1] for d in calls(edges, "pkg/parser.py::Parser.evaluate") if d[2] == "table"}
     assert table == {"int_convert.__call__", "date_convert", "percentage"}
+
+
+def test_functions_returned_by_look_ups_a_collection_holds_are_called_where_the_result_is(
+    repo: Path, tmp_path: Path
+) -> None:
+    # typeguard: `for lookup_func in checker_lookup_functions: checker = lookup_func(...); checker(value)` where the
+    # module appends `builtin_checker_lookup`, which returns `origin_type_checkers.get(t)` or `check_protocol` by name
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/checkers.py": (
+            "def check_list(value):\n    return isinstance(value, list)\n\n\n"
+            "def check_set(value):\n    return isinstance(value, set)\n\n\n"
+            "def check_protocol(value):\n    return True\n\n\n"
+            "def unrelated(value):\n    return value\n\n\n"
+            "origin_type_checkers = {list: check_list, set: check_set}\n"
+            "checker_lookup_functions = []\n\n\n"
+            "def builtin_checker_lookup(origin_type):\n    checker = origin_type_checkers.get(origin_type)\n"
+            "    if checker is not None:\n        return checker\n    if origin_type is object:\n"
+            "        return check_protocol\n    return None\n\n\n"
+            "checker_lookup_functions.append(builtin_checker_lookup)\n\n\n"
+            "def check_type_internal(value, origin_type):\n    for lookup_func in checker_lookup_functions:\n"
+            "        checker = lookup_func(origin_type)\n        if checker:\n            checker(value)\n"
+            "            return\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/checkers.py::check_type_internal")
+    assert {"builtin_checker_lookup"} <= {d[1] for d in found if d[2] == "table"}
+    assert {d[1] for d in found if d[2] == "returned"} == {"check_list", "check_set", "check_protocol"}

@@ -1676,6 +1676,9 @@ def _drop_unused_facts(result: ParseResult) -> None:
     functions = {s.qualname: s.name for s in result.symbols if s.kind in ("function", "method")}
     # special methods run without a call written by name (`iter(self)` runs __iter__: the calls made below)
     called.update(n for n in functions.values() if n.startswith("__") and n.endswith("__"))
+    # a function put in a collection (`checker_lookup_functions.append(builtin_checker_lookup)`) is called by whoever
+    # takes it out (`for lookup_func in checker_lookup_functions: checker = lookup_func(...)`)
+    called.update(r.receiver for r in result.references if r.kind == "item" and r.receiver in functions.values())
     used: set[tuple[str, str]] = set()
     # a collection of functions given by name to a call (`self._sub(mo, methods_dict)`), or an item of one in a loop
     # (`self._plequal(a, b, norm) for norm in norms`): the function it goes to may call them (resolve: "passed")
