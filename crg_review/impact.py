@@ -1615,29 +1615,26 @@ class Graph:
         reached through a class decorator of the repository that calls one (python-multipart's
         ``@parametrize_class`` calls its ``ParametrizingMetaclass``, which replaces each ``@parametrize``'d
         ``test_http`` by a ``test_http__<case>`` per case): the names of their tests are the metaclass's."""
-        out: set[int] = set()
-        for cls in classes:
-            # the header: decorators, then the line of `class`, where `metaclass=` is
-            last = cls.start_line + len(cls.decorators)
-            named = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT DISTINCT dst_id FROM edges WHERE src_id=? AND kind IN ('call','ref') AND line BETWEEN ? AND ?",
-                    (cls.id, cls.start_line, last),
-                )
-            ]
-            targets = self.nodes(named)
-            callees = [
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT DISTINCT dst_id FROM edges WHERE src_id IN ({_in(named)}) AND kind='call'", named
-                )
-            ] if any(t.kind in _FUNCTION_KINDS for t in targets.values()) else []
-            made = [t for t in targets.values() if t.kind in _CLASS_KINDS]
-            made += [c for c in self.nodes(callees).values() if c.kind in _CLASS_KINDS]
-            if any(self._is_metaclass(m.id) for m in made):
-                out.add(cls.id)
-        return out
+        # what each header names: its decorators, then the line of `class`, where `metaclass=` is (one query)
+        headers = {c.id: (c.start_line, c.start_line + len(c.decorators)) for c in classes}
+        named: dict[int, set[int]] = {cid: set() for cid in headers}
+        for chunk in _chunks(sorted(headers)):
+            for src, dst, line in self.conn.execute(
+                f"SELECT src_id, dst_id, line FROM edges WHERE src_id IN ({_in(chunk)}) AND kind IN ('call','ref')", chunk
+            ):
+                if headers[src][0] <= line <= headers[src][1]:
+                    named[src].add(dst)
+        targets = self.nodes({d for ds in named.values() for d in ds})
+        # and what the class decorators among them call (`parametrize_class` calls the metaclass)
+        calls: dict[int, set[int]] = {t.id: set() for t in targets.values() if t.kind in _FUNCTION_KINDS}
+        for chunk in _chunks(sorted(calls)):
+            for src, dst in self.conn.execute(
+                f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='call'", chunk
+            ):
+                calls[src].add(dst)
+        reached = [*targets.values(), *self.nodes({d for ds in calls.values() for d in ds}).values()]
+        metaclasses = {n.id for n in reached if n.kind in _CLASS_KINDS and self._is_metaclass(n.id)}
+        return {cid for cid, ds in named.items() if any(m in metaclasses for d in ds for m in (d, *calls.get(d, ())))}
 
     def decorated_here(self, fn: Node) -> bool:
         """Whether a decorator of ``fn`` is a function of the repository (a call on its decorator lines resolves)."""
