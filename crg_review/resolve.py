@@ -61,6 +61,9 @@ MAX_FAMILIES = 3
 
 _PY_BUILTINS = frozenset(dir(builtins))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
+#: what a function returns by name that a call of its result runs: a function, or a class it constructs
+#: (fastjsonschema's `_get_code_generator_class(schema)(...)` returning `CodeGeneratorDraft07`)
+_RETURNED_CALLABLE_KINDS = ("function", "method", "class")
 _CLASS_KINDS = CLASS_KINDS
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 #: outside modules whose functions return objects they are given or find (``copy.copy(self)``, ``cast(T, v)``,
@@ -2478,9 +2481,10 @@ class Resolver:
         return out
 
     def _returned_by_name(self, fid: int, fn: Sym, fact: str = RETURN_FACT) -> list[Target]:
-        """The functions other than its own nested ones that a function of the file ``fid`` returns by name, directly
-        or through a variable assigned them (``width_fn = _visible_width if x else len; return width_fn``): one of
-        them is called where what it returns is (parameters, what a caller passes, are not followed). ``fact``
+        """The functions other than its own nested ones (and the classes) that a function of the file ``fid`` returns
+        by name, directly or through a variable assigned them (``width_fn = _visible_width if x else len; return
+        width_fn``): one of them is called (or constructed) where what it returns is (parameters, what a caller
+        passes, are not followed). ``fact``
         ``return#1``: what position 1 of a tuple it returns holds (``return strings, padfn``), nested functions too."""
         if self._depth > 4:
             return []
@@ -2504,7 +2508,7 @@ class Resolver:
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, fn, name, receiver, "ref"):
-                    if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in found:
+                    if t.resolution != "name-match" and t.sym.kind in _RETURNED_CALLABLE_KINDS and t.sym not in found:
                         found.append(t.sym)
         finally:
             self._depth -= 1
@@ -2512,11 +2516,11 @@ class Resolver:
         return [Target(f, "returned", confidence, len(found)) for f in found]
 
     def _returned_elsewhere(self, fn: Sym) -> list[Target]:
-        """For a function of another file: the functions of its module (or that it imports) other than its own nested
-        ones that it returns by name (``return functools.partial(update_wrapper, wrapped=wrapped)`` returns what calls
+        """For a function of another file: the functions and classes of its module (or that it imports) other than its
+        own nested functions that it returns by name (``return functools.partial(update_wrapper, wrapped=wrapped)`` returns what calls
         ``update_wrapper``), through definitions and imports only (:meth:`_bound`)."""
         skip = self._child_map(fn.id).keys() | _param_names(fn)  # nested ones: _returned_functions; parameters: not followed
-        found = [s for s in self._returned_bound(fn, "alias", skip) if s.kind in ("function", "method")]
+        found = [s for s in self._returned_bound(fn, "alias", skip) if s.kind in _RETURNED_CALLABLE_KINDS]
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
 

@@ -2456,6 +2456,28 @@ def test_calling_self_runs_the_class_call_method_and_types_what_it_returns(repo:
     assert ("source.py", "Handler.__enter__", "typed") not in found  # `state` is no Handler
 
 
+def test_calling_what_a_function_returns_by_name_constructs_the_classes_it_names(repo: Path, tmp_path: Path) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "gen/drafts.py": "class Draft4:\n    def __init__(self, schema):\n        self.schema = schema\n\n\n"
+            "class Draft7(Draft4):\n    def __init__(self, schema):\n        super().__init__(schema)\n\n\n"
+            "def generator_class(schema):\n    if 'draft-04' in schema:\n        return Draft4\n    return Draft7\n\n\n"
+            "def build(schema):\n    return generator_class(schema)(schema)\n",
+            "gen/api.py": "from .drafts import generator_class\n\n\n"
+            "def factory(schema):\n    return generator_class(schema)(schema)\n\n\n"
+            "def later(schema):\n    cls = generator_class(schema)\n    return cls(schema)\n\n\n"
+            "def names(schema):\n    return generator_class(schema).__name__\n",
+        },
+        tmp_path / "i.db",
+    )
+    # what a function returns by name (of its module or another) is constructed where its result is called
+    for caller in ("gen/api.py::factory", "gen/api.py::later", "gen/drafts.py::build"):
+        found = calls(edges, caller)
+        assert {("gen/drafts.py", "Draft4.__init__", "constructor"), ("gen/drafts.py", "Draft7.__init__", "constructor")} <= found
+    assert not {d for d in calls(edges, "gen/api.py::names") if d[1].endswith("__init__")}  # read, not called
+
+
 def test_a_variable_assigned_what_a_function_returns_by_name_calls_that_function(repo: Path, tmp_path: Path) -> None:
     edges, _, _ = index(
         repo,

@@ -9,7 +9,17 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..model import MAIN_SCOPE, MODULE_QUALNAME, Import, ParseResult, Reference, Symbol, param_name, stored_method
+from ..model import (
+    CLASS_KINDS,
+    MAIN_SCOPE,
+    MODULE_QUALNAME,
+    Import,
+    ParseResult,
+    Reference,
+    Symbol,
+    param_name,
+    stored_method,
+)
 
 if TYPE_CHECKING:
     from ..parse import Definition
@@ -1694,7 +1704,10 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # what a called function returns may be a nested function that is called in turn (`@factory(...)` returns
     # `decorator`, which returns `wrapper`): keep the returns of the functions nested in called ones too
     kept = {q for q, name in functions.items() if name in called or functions.get(q.rpartition(".")[0]) in called}
-    names_defined = set(functions.values())
+    # the names a file's function may return for another file's call of its result to run: its functions, its
+    # classes and the names it imports (`return Draft4`: fastjsonschema's `_get_code_generator_class(schema)(...)`)
+    names_defined = set(functions.values()) | {s.name for s in result.symbols if s.kind in CLASS_KINDS}
+    names_defined.update(i.alias or i.name for i in result.imports if i.name and i.name != "*")
     result.references = [
         r
         for r in result.references
@@ -1706,8 +1719,8 @@ def _drop_unused_facts(result: ParseResult) -> None:
             and not (r.kind == "alias" and f"{r.scope}.{r.receiver}" in functions)
             # `return Indent(...)`: another file's calls of the function make what it names (resolve: _returned_classes)
             and not (r.kind == "assign" and r.name == "return" and _names_maker(r.receiver))
-            # `return partial(update_wrapper, ...)`, `return helper`: a function of the file, which another file's call
-            # of what it returns runs (resolve: _returned_elsewhere)
+            # `return partial(update_wrapper, ...)`, `return helper`: a function of the file (or a class, or a name it
+            # imports), which another file's call of what it returns runs or constructs (resolve: _returned_elsewhere)
             and not (r.kind == "alias" and r.name == "return" and r.receiver in names_defined)
         )
         and not (r.kind == "element" and (r.scope, r.name) not in used)
