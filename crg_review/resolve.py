@@ -614,6 +614,23 @@ class Resolver:
             self._depth -= 1
         return out
 
+    def _iterated_classes(self, fid: int, scope: Sym, var: str) -> list[Sym]:
+        """The classes a loop variable may hold as class objects: those of a table of the file it iterates (``for cls
+        in self.ADAPTER_CLASSES:`` of itemadapter's ``ADAPTER_CLASSES = deque([DictAdapter, ...])``)."""
+        if self._depth > 4:
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, var):
+                container = text.removesuffix(".values")
+                if kind == "element" and all(p.isidentifier() for p in container.split(".")):
+                    held = self._table_callables(fid, where, container)
+                    out.extend(c for c in held if c.kind in _CLASS_KINDS and c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
     def _elements(self, fid: int, scope: Sym, text: str) -> list[Sym]:
         """Classes of the items of the iterable ``text`` (a callee or a variable): the element type of a
         return annotation or an annotation (``Iterator[T]``, ``list[T]``, ...), or of ``__iter__``."""
@@ -687,6 +704,9 @@ class Resolver:
             else:
                 found = []
             out.extend(c for c in found if c not in out)
+        if not out and not receiver and callee.isidentifier():
+            # `adapter = cls(item)` of a loop variable over a table of classes (`for cls in ADAPTER_CLASSES`)
+            out = [c for c in self._iterated_classes(fid, scope, callee) if not self._is_protocol(c)]
         if not out and receiver == "cls":
             # a class attribute holding a class object: `cls.STREAMING_DECODER(...)` where the class body says
             # `STREAMING_DECODER = StreamingDecoder` makes a StreamingDecoder (pyasn1's Decoder.__call__). Not for
@@ -1947,6 +1967,10 @@ class Resolver:
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
                 if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
                     out_typed.extend(self._held_functions(fid, scope, receiver))
+            if typed and not classes and kind == "call" and name != "__call__" and language == "python":
+                # `for cls in ADAPTER_CLASSES: if cls.is_item(item)`: the member of each class object it may hold
+                held = self._iterated_classes(fid, scope, receiver) if not rest else []
+                out_typed.extend(self._instance_targets(held, lambda c: [m for m in [self.member(c.id, name)] if m]))
             if typed and rest and name in ("__next__", "__iter__"):  # `self._it = self._reader()`, `next(self._it)`
                 out_typed.extend(self._held_generators(fid, scope, receiver))
             for cls_sym in classes:
@@ -2171,9 +2195,10 @@ class Resolver:
                             tables.extend((m, f) for f in facts.get((m.id, container), []))
                     else:  # a subclass of another file: the methods of its own it stores there
                         found.extend(f for f in self.stored_methods(self.sym(sub), container) if f not in found)
-            if not tables and container.isidentifier():  # a module's table, stated at import time
-                module = self.module_symbol(fid)
-                tables = [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]
+            module = self.module_symbol(fid)
+            if container.isidentifier() and all(at.id == module.id and kind != "item" for at, (kind, _) in tables):
+                # a module's table, stated at import time (`ADAPTERS = deque([DictAdapter, ...])`: what it is made of)
+                tables += [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]
             for at, (item_kind, text) in tables:
                 if item_kind in ("alias", "assign"):  # the table made from another: `= operators`, `= T.copy()`
                     source = text.removesuffix(".copy") if item_kind == "assign" else text

@@ -1487,6 +1487,46 @@ def test_a_function_taken_from_a_table_the_file_fills_is_each_of_the_table(repo:
     assert not {d for d in calls(edges, "pkg/fields.py::unrelated") if d[2] == "table"}
 
 
+def test_a_collection_made_from_a_literal_holds_its_items(repo: Path, tmp_path: Path) -> None:
+    # itemadapter's `ADAPTER_CLASSES = deque([DictAdapter, ...])` in a class body, looped over and each called; the
+    # same made at module level, where the variable is also assigned what the call returns
+    files = {
+        "ad.py": (
+            "from collections import deque, OrderedDict\n\n\n"
+            "class DictAdapter:\n    def __init__(self, item):\n        self.item = item\n\n\n"
+            "class DataAdapter:\n    def __init__(self, item):\n        self.item = item\n\n\n"
+            "def plain(v):\n    return v\n\n\n"
+            "ADAPTERS = deque([DictAdapter, DataAdapter])\n"
+            "CONVERTERS = OrderedDict({'plain': plain})\n"
+            "OTHERS = deque()\n\n\n"
+            "class ItemAdapter:\n    ADAPTER_CLASSES = deque([DictAdapter, DataAdapter])\n\n"
+            "    def __init__(self, item):\n        for cls in self.ADAPTER_CLASSES:\n"
+            "            self.adapter = cls(item)\n\n\n"
+            "def adapt(item):\n    for cls in ADAPTERS:\n        return cls(item)\n\n\n"
+            "def convert(k, v):\n    fn = CONVERTERS[k]\n    return fn(v)\n\n\n"
+            "def other(item):\n    for cls in OTHERS:\n        return cls(item)\n"
+        ),
+        "holder.py": (
+            "from ad import DictAdapter, DataAdapter\n\n\n"
+            "class Lookup:\n    def lookup(self, key):\n        return key\n\n    @classmethod\n"
+            "    def is_item(cls, item):\n        return True\n\n\n"
+            "class Holder:\n    KINDS = [Lookup, DictAdapter]\n\n    def __init__(self, item):\n"
+            "        for kind in self.KINDS:\n            if kind.is_item(item):\n"
+            "                self.adapter = kind(item)\n\n"
+            "    def get(self, key):\n        return self.adapter.lookup(key)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    made = {("ad.py", "DictAdapter.__init__", "constructor"), ("ad.py", "DataAdapter.__init__", "constructor")}
+    assert made <= calls(edges, "ad.py::ItemAdapter.__init__")
+    assert made <= calls(edges, "ad.py::adapt")
+    assert ("ad.py", "plain", "table") in calls(edges, "ad.py::convert")
+    assert not {d for d in calls(edges, "ad.py::other") if d[1].endswith("__init__")}  # an empty deque holds nothing
+    # a variable holding one of a table's classes: its members are each class's, what calling it makes an instance
+    assert ("holder.py", "Lookup.is_item", "instances") in calls(edges, "holder.py::Holder.__init__")
+    assert ("holder.py", "Lookup.lookup", "typed") in calls(edges, "holder.py::Holder.get")
+
+
 def test_a_table_of_bound_methods_a_subclass_adds_to_calls_those_too(repo: Path, tmp_path: Path) -> None:
     # simpleeval: `self.nodes = {ast.Num: self._eval_num}` in the base, `self.nodes.update({...})` in a subclass
     files = {

@@ -502,6 +502,24 @@ def _item_value(node: Any) -> Any:
     return wrapped if wrapped is not None else node
 
 
+#: the standard library's collections that hold what the literal they are made from holds (``deque([f, g])``)
+_COLLECTION_TYPES = frozenset((b"deque", b"list", b"tuple", b"set", b"frozenset", b"dict", b"OrderedDict"))
+
+
+def _collection_literal(node: Any) -> Any:
+    """The list, tuple, set or dict display a collection is made from (``deque([a, b])``, ``collections.OrderedDict({k:
+    a})``), or ``node`` itself."""
+    function = node.child_by_field_name("function")
+    args = node.child_by_field_name("arguments")
+    if function is None or args is None or args.type != "argument_list" or args.named_child_count != 1:
+        return node
+    name = function.child_by_field_name("attribute") if function.type == "attribute" else function
+    literal = args.named_children[0]
+    if name is None or name.text not in _COLLECTION_TYPES or literal.type not in (_DISPLAYS | {"dictionary"}):
+        return node
+    return literal
+
+
 def _added_items(function: Any, args: Any, source: bytes) -> list[Item]:
     """(call function: (attribute object: [(identifier) (attribute)] @name attribute: (identifier) @_add) arguments:
     (argument_list . [(identifier) (attribute) (call function: [(identifier) (attribute)])] @receiver))
@@ -626,6 +644,10 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
         or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
     ):
         out.append(("namestr", left, right))
+    if left_kind in _NAMES and right_kind == "call":
+        # `ADAPTER_CLASSES = deque([DictAdapter, ...])`: the collection holds the items of the literal it is made from
+        right = _collection_literal(right)
+        right_kind = right.type
     if left_kind in _NAMES and right_kind == "dictionary":
         # (assignment left: [(identifier) (attribute)] @name right: (dictionary (pair value: [(identifier) (attribute)
         #   (call function: [(identifier) (attribute)])] @receiver))) @reference.item: a table of functions, say
