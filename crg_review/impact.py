@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import CrgError
 from .languages import hooks_for, language_for_path
+from .languages.python import TEST_BASES
 from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol, param_name
 from .resolve import FAMILY_CONFIDENCE, PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
@@ -1667,15 +1668,18 @@ class Graph:
         if not want:
             return
         classes: dict[int, tuple[str, str]] = {}
+        unittest: set[int] = set()  # TestCase subclasses: pytest collects them under any name
         for chunk in _chunks(want, 400):
             # CROSS JOIN keeps the keys the outer loop: each one is two index look-ups
-            for sid, path, qualname in self.conn.execute(
+            for sid, path, qualname, is_test, signature in self.conn.execute(
                 f"WITH k(path, qualname) AS (VALUES {','.join(['(?,?)'] * len(chunk))})"
-                " SELECT c.id, k.path, k.qualname FROM k CROSS JOIN files cf CROSS JOIN symbols c"
-                " WHERE cf.path=k.path AND c.file_id=cf.id AND c.qualname=k.qualname",
+                " SELECT c.id, k.path, k.qualname, c.is_test, c.signature FROM k CROSS JOIN files cf"
+                " CROSS JOIN symbols c WHERE cf.path=k.path AND c.file_id=cf.id AND c.qualname=k.qualname",
                 [x for k in chunk for x in k],
             ):
                 classes[sid] = (path, qualname)
+                if _unittest_class(qualname, int(is_test), str(signature)):
+                    unittest.add(sid)
         found: dict[tuple[str, str], set[tuple[int, str, str, str | None]]] = {k: set() for k in want}
         for chunk in _chunks(sorted(classes)):
             for sid, fid, ipath, name, alias in self.conn.execute(
@@ -1685,10 +1689,12 @@ class Graph:
                 f" WHERE c.id IN ({_in(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
                 chunk,
             ):
-                found[classes[sid]].add((fid, ipath, name, alias))  # DISTINCT per class, as asked one by one
+                # DISTINCT per class, as asked one by one; `from test_temp_db import TempSqliteDictTest`, a
+                # TestCase, is collected again whatever its name (sqlitedict's test_core.py)
+                if (alias or name).startswith(PYTEST_CLASS_PREFIX) or sid in unittest:
+                    found[classes[sid]].add((fid, ipath, name, alias))
         for k, rows in found.items():
-            bound = ((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
-            self._class_imports[k] = sorted(b for b in bound if b[2].startswith(PYTEST_CLASS_PREFIX))
+            self._class_imports[k] = sorted((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
 
     # a level of a walk at once
 
@@ -2543,6 +2549,15 @@ def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
             continue
         if (cls.id in remade and graph.decorated_here(h.node)) or _renamed_by_library(h.node, cls):
             h.nodeid = nodeid(cls.path, cls.qualname, cls.language)
+
+
+def _unittest_class(qualname: str, is_test: int, signature: str) -> bool:
+    """Whether a test class is a unittest TestCase subclass (which pytest collects whatever its name): marked through
+    an in-repo base (``is_test`` 2), named otherwise than ``Test*``, or naming a TestCase base itself."""
+    if is_test == 2 or (is_test == 1 and not qualname.startswith(PYTEST_CLASS_PREFIX)):
+        return True
+    bases = signature.partition("(")[2].rpartition(")")[0]
+    return any(b.strip().rpartition(".")[2] in TEST_BASES for b in bases.split(","))
 
 
 def _renamed_by_library(method: Node, cls: Node) -> bool:

@@ -1127,6 +1127,37 @@ def test_a_test_class_imported_into_another_test_module_runs_there_too(tmp_path:
     assert "tests/test_more.py::_Base::test_api" not in ids
 
 
+def test_a_testcase_imported_into_another_test_module_runs_there_under_any_name(tmp_path: Path, capsys: Any) -> None:
+    # sqlitedict's `from test_temp_db import TempSqliteDictTest` in test_core.py: a TestCase is collected whatever its
+    # name, a plain class only as Test*
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_base.py",
+        "import unittest\n\nfrom pkg.core import api\n\n\nclass ApiCase(unittest.TestCase):\n"
+        "    def test_api(self):\n        assert api(1)\n\n\nclass Helper:\n    def test_helper(self):\n"
+        "        assert api(2)\n",
+    )
+    write(
+        repo,
+        "tests/test_more.py",
+        "from tests.test_base import ApiCase, Helper\n",
+    )
+    write(repo, "tests/test_alias.py", "from tests.test_base import ApiCase as _Base\n")
+    commit(repo, "imported test case")
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    ids = set(selected(review(capsys, repo)))
+    assert {
+        "tests/test_base.py::ApiCase::test_api",
+        "tests/test_more.py::ApiCase::test_api",
+        "tests/test_alias.py::_Base::test_api",
+    } <= ids
+    assert not {i for i in ids if "Helper" in i}  # not a test class: neither named Test* nor a TestCase
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/test_alias.py::_Base::test_api" in out.split()
+    assert run_pytest(repo, out.split()).endswith("passed")  # every id is one pytest finds
+
+
 def test_a_constructor_is_reached_through_references_to_its_class(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
