@@ -8,7 +8,7 @@ then walk the graph backwards (``dst → src``) from the touched symbols:
   last edge and a confidence (product of the edge confidences along the path), ranked and capped;
 - ``tests``: test functions that reach a touched symbol, however deep, up to :data:`TEST_DEPTH_WINDOW` edges
   beyond its nearest test, calls of a private method of the caller's class not counted (import edges of whole modules are not followed: importing a module does not
-  exercise its functions, unless module-level code calls the change), plus fixtures, ``setUp`` and
+  exercise its functions, unless module-level code calls the change), plus fixtures, ``setUp`` (and ``tearDown``) and
   naming conventions;
 - ``findings``: deterministic rules (:data:`RULES`).
 
@@ -153,7 +153,7 @@ _COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
 _MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
-_SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData"))
+_SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass"))
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not

@@ -2845,8 +2845,11 @@ class Resolver:
             directory = posixpath.dirname(directory)
 
 
-#: a test method's implicit ``setUp`` reference stands for every set-up hook unittest runs before it
-_SETUP_FAMILY = {"setUp": ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")}
+#: a test method's implicit ``setUp`` reference stands for every set-up hook unittest runs before it, and the tear-down
+#: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate())
+_SETUP_FAMILY = {
+    "setUp": ("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass")
+}
 
 _INSERT_EDGE = (
     "INSERT INTO edges(src_id, dst_id, kind, file_id, dst_file_id, line, resolution, confidence, candidates)"

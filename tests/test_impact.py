@@ -257,6 +257,25 @@ def test_unittest_setup_selects_the_test_methods(tmp_path: Path, capsys: Any) ->
     assert selected(review(capsys, repo)) == {"tests/test_unit.py::TestUnit::test_a": (2, "setup")}
 
 
+def test_a_tear_down_of_a_subclass_selects_the_test_methods_it_inherits(tmp_path: Path, capsys: Any) -> None:
+    # sqlitedict: `class InMemorySqliteDictTest(TempSqliteDictTest)` adds `def tearDown(self): self.d.terminate()`,
+    # which runs after each test it inherits; an error there fails the test
+    repo = project(tmp_path)
+    write(repo, "pkg/close.py", "def terminate(conn):\n    return conn\n")
+    write(
+        repo,
+        "tests/test_closing.py",
+        "import unittest\n\nfrom pkg.close import terminate\n\n\nclass BaseCase(unittest.TestCase):\n"
+        "    def tearDown(self):\n        pass\n\n"
+        "    def test_b(self):\n        assert True\n\n\nclass ClosingCase(BaseCase):\n"
+        "    def tearDown(self):\n        terminate(self)\n",
+    )
+    commit(repo, "tear down")
+    edit(repo, "pkg/close.py", "    return conn\n", "    return conn or 1\n")
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_closing.py::ClosingCase::test_b"] == (3, "setup")  # through the base's tearDown
+
+
 def test_an_autouse_fixture_selects_every_test_below_its_conftest(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "pkg/store.py", "    return None\n", "    return 0\n")

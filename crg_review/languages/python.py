@@ -1375,12 +1375,11 @@ SUBSCRIPT_METHODS = {
 }
 
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
-_SETUPS = ("setUp", "asyncSetUp", "setUpClass", "setUpTestData")
 
 
 def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
     """Implicit uses: pytest fixtures named by the parameters of tests and fixtures, and the
-    unittest ``setUp`` family that runs before every test method."""
+    unittest ``setUp`` family that runs before every test method (and the ``tearDown`` family after it)."""
     out: list[Reference] = []
     # a class of a test file may be a TestCase through bases of other files (``class BitStringTestCase(BaseTestCase)``
     # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
