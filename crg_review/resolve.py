@@ -1409,6 +1409,9 @@ class Resolver:
             if kind == "dotted":  # "pkg.mod.name" in a string: that definition, looked up by import (never a guess)
                 for t in self._dotted(fid, name, receiver):
                     add(scope.id, t, "ref", line)
+                    # and imported when the string is used (`import_module`, a registry's lazy loader: tablib's
+                    # `register('ods', 'tablib.formats._ods.ODSFormat')`), which runs the module's body
+                    add(scope.id, t, "import", line)
                 continue
             if kind == "spawn":  # a command line running a module: its `if __name__ == "__main__":` block runs
                 for t, how in self._spawned(fid, receiver):

@@ -1177,6 +1177,32 @@ def test_a_testcase_imported_into_another_test_module_runs_there_under_any_name(
     assert run_pytest(repo, out.split()).endswith("passed")  # every id is one pytest finds
 
 
+def test_a_module_named_in_a_string_runs_its_body_where_the_string_is_used(tmp_path: Path, capsys: Any) -> None:
+    # tablib's `registry.register('ods', 'tablib.formats._ods.ODSFormat')`: the registry imports the module when a
+    # format is asked for, and the module's body calls set_date_style
+    repo = project(tmp_path)
+    write(repo, "pkg/ods.py", "def set_date_style(style):\n    return style\n\n\nDATE = set_date_style('iso')\n\n\n"
+          "class ODSFormat:\n    title = 'ods'\n")
+    write(
+        repo,
+        "pkg/registry.py",
+        "from importlib import import_module\n\nFORMATS = {}\n\n\ndef load(key):\n"
+        "    module, _, name = FORMATS[key].rpartition('.')\n    return getattr(import_module(module), name)\n\n\n"
+        "def register_builtins():\n    FORMATS['ods'] = 'pkg.ods.ODSFormat'\n",
+    )
+    write(
+        repo,
+        "tests/test_formats.py",
+        "from pkg.registry import load, register_builtins\n\n\ndef test_ods():\n    register_builtins()\n"
+        "    assert load('ods').title\n\n\ndef test_nothing_registered():\n    assert load\n",
+    )
+    commit(repo, "lazy formats")
+    edit(repo, "pkg/ods.py", "    return style\n", "    return style or 'iso'\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_formats.py::test_ods" in tests
+    assert "tests/test_formats.py::test_nothing_registered" not in tests
+
+
 def test_a_constructor_is_reached_through_references_to_its_class(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -413,8 +413,12 @@ def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -
         ("pkg/ext/fns.py", "def fn2():\n    return 2\n"),
         ("pkg/ext/fns.py", None),
     ]
-    named = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[5] == "string")]
-    assert named == [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []], named
+    expected = [[], ["<module>"], ["<module>", "fn"], ["<module>", "fn"], ["<module>"], []]
+    named = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[4:6] == ["ref", "string"])]
+    assert named == expected, named
+    # each is imported there too (a module body runs where the string is used)
+    imported = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[4:6] == ["import", "string"])]
+    assert imported == expected, imported
 
 
 def test_a_call_through_getattr_follows_the_class_gaining_and_losing_it(tmp_path: Path) -> None:
