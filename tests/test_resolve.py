@@ -464,13 +464,19 @@ def test_a_dotted_path_in_a_string_names_the_definition(repo: Path, tmp_path: Pa
         "pkg/plugins/fns.py": "def fn(md):\n    return md\n",
         "pkg/load.py": "from importlib import import_module\n\n\ndef load():\n"
         "    return import_module('pkg.plugins.fns'), find('pkg.plugins.fns.fn')\n\n\ndef find(path):\n    return path\n",
+        # two parts: a class a package offers (colorlog's `"()": "colorlog.ColoredFormatter"` for logging's dictConfig),
+        # not a file name (`"pkg.py"`, where pkg/__init__.py defines `py`)
+        "pkg/config.py": "import logging.config\n\n\ndef configure():\n"
+        "    logging.config.dictConfig({'formatters': {'c': {'()': 'pkg.Formatter'}}})\n    return open('pkg.py')\n",
     }
+    files["pkg/__init__.py"] = "class Formatter:\n    pass\n\n\ndef py():\n    return 0\n"
     edges, _, _ = index(repo, files, tmp_path / "i.db")
-    strings = {(e[0], e[1], e[2], e[3]) for e in edges if e[5] == "string"}
+    strings = {(e[0], e[1], e[2], e[3]) for e in edges if e[5] == "string" and e[4] == "ref"}
     assert strings == {
         ("pkg/plugins/__init__.py", "<module>", "pkg/plugins/fns.py", "fn"),
         ("pkg/load.py", "load", "pkg/plugins/fns.py", "fn"),
         ("pkg/load.py", "load", "pkg/plugins/fns.py", "<module>"),
+        ("pkg/config.py", "configure", "pkg/__init__.py", "Formatter"),
     }
 
 

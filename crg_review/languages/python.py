@@ -502,6 +502,15 @@ def _item_value(node: Any) -> Any:
     return wrapped if wrapped is not None else node
 
 
+#: the suffixes of file names a two-part string more likely is than a module's member (``"settings.py"``,
+#: ``"index.html"``; ``"colorlog.ColoredFormatter"`` in a logging configuration is a class)
+FILE_SUFFIXES = frozenset((
+    "py", "pyi", "pyc", "pyx", "pxd", "so", "txt", "md", "rst", "html", "htm", "xml", "json", "yml", "yaml", "toml",
+    "ini", "cfg", "conf", "csv", "tsv", "js", "ts", "css", "scss", "png", "jpg", "jpeg", "gif", "svg", "ico", "pdf",
+    "po", "mo", "sql", "db", "sqlite", "log", "tmp", "pkl", "pickle", "zip", "gz", "bz2", "xz", "tar", "whl", "egg",
+    "in", "out", "bak", "lock",
+))
+
 #: the standard library's collections that hold what the literal they are made from holds (``deque([f, g])``)
 _COLLECTION_TYPES = frozenset((b"deque", b"list", b"tuple", b"set", b"frozenset", b"dict", b"OrderedDict"))
 
@@ -1538,7 +1547,8 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind == "dotted":  # "pkg.mod.name": name in pkg.mod (or the module pkg.mod.name)
             module, _, last = r.name[1:-1].rpartition(".")
-            refs.append(Reference("dotted", last, module, r.line, r.scope, None, ()))
+            if "." in module or last.lower() not in FILE_SUFFIXES:  # "settings.py" names a file
+                refs.append(Reference("dotted", last, module, r.line, r.scope, None, ()))
             continue
         if r.kind == "holds" and r.name[:1] in ("'", '"'):  # a dotted path a module-level table holds (_values)
             refs.append(r._replace(name=r.name[1:-1]))

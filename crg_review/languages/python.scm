@@ -12,10 +12,11 @@
 [(list) (tuple)] @expand.spawn
 
 ; a dotted path in a string names a definition of the repository (`"mistune.plugins.footnotes.footnotes"` in a registry,
-; django's settings, `import_string("pkg.mod.func")`): a `dotted` reference (python.finalize; resolve: "string"). Three
-; parts at least: `"os.path"`, `"file.txt"` are left out; where a value is (a dict value, an item, an argument, the right
-; side of an assignment: python.expand "dotted"), not a docstring
-((string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){2,}[\"']$"))
+; django's settings, `import_string("pkg.mod.func")`, `"()": "colorlog.ColoredFormatter"` in a logging configuration): a
+; `dotted` reference (python.finalize, which leaves out file names such as `"settings.py"`; resolve: "string", and only
+; a definition of the repository: `"os.path"` names none); where a value is (a dict value, an item, an argument, the
+; right side of an assignment: python.expand "dotted"), not a docstring
+((string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){1,}[\"']$"))
 
 ; a conftest's `pytest_collect_file` hook collects test items from files that are not Python (`.yaml`, `.docopt`):
 ; the file patterns it compares paths with (python.expand "collects"; impact.Graph.collected_files)
