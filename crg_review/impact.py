@@ -153,7 +153,11 @@ _COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
 _MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
-_SETUPS = frozenset(("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass"))
+_SETUPS = frozenset(
+    ("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass")
+    + ("setup_method", "teardown_method", "setup_class", "teardown_class", "setup_module", "teardown_module")
+    + ("setUpModule", "tearDownModule", "setup_function", "teardown_function")
+)
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not

@@ -2825,6 +2825,10 @@ class Resolver:
                 return []
             found = [self.member(cls.id, n) for n in _SETUP_FAMILY.get(name, (name,))]
             return [Target(m, "fixture", 1.0) for m in found if m is not None]
+        if receiver == "module":  # `setup_module()`, `setUpModule()`: the module-level hooks of the test's module
+            defined = self._child_map(self.module_symbol(fid).id)
+            hooks = [defined.get(n) for n in _MODULE_SETUP_FAMILY.get(name, ())]
+            return [Target(h, "fixture", 1.0) for h in hooks if h is not None and h.kind == "function"]
         candidates = [s for s in self.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
         if not candidates:
             return []
@@ -2851,7 +2855,17 @@ class Resolver:
 #: a test method's implicit ``setUp`` reference stands for every set-up hook unittest runs before it, and the tear-down
 #: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate())
 _SETUP_FAMILY = {
-    "setUp": ("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass")
+    "setUp": (
+        *("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass"),
+        # pytest's own (xunit) hooks of a test class, its unittest ones too
+        *("setup_method", "teardown_method", "setup_class", "teardown_class"),
+    )
+}
+#: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and
+#: ``setup_function`` (its module-level test functions): python.extra_references
+_MODULE_SETUP_FAMILY = {
+    "setup_module": ("setup_module", "teardown_module", "setUpModule", "tearDownModule"),
+    "setup_function": ("setup_function", "teardown_function"),
 }
 
 _INSERT_EDGE = (

@@ -276,6 +276,85 @@ def test_a_tear_down_of_a_subclass_selects_the_test_methods_it_inherits(tmp_path
     assert tests["tests/test_closing.py::ClosingCase::test_b"] == (3, "setup")  # through the base's tearDown
 
 
+XUNIT = """\
+import unittest
+
+from pkg import hooks
+
+
+def setup_module(module):
+    hooks.module_hook()
+
+
+def teardown_function(function):
+    hooks.function_hook()
+
+
+def test_plain():
+    assert True
+
+
+class TestX:
+    @classmethod
+    def setup_class(cls):
+        hooks.class_hook()
+
+    def teardown_method(self, method):
+        hooks.method_hook()
+
+    def test_m(self):
+        assert True
+
+
+class Case(unittest.TestCase):
+    def test_c(self):
+        assert True
+"""
+
+
+@pytest.mark.parametrize(
+    ("hook", "expected"),
+    [
+        ("module_hook", {"tests/test_xunit.py::test_plain", "tests/test_xunit.py::TestX::test_m", "tests/test_xunit.py::Case::test_c"}),
+        ("function_hook", {"tests/test_xunit.py::test_plain"}),
+        ("class_hook", {"tests/test_xunit.py::TestX::test_m"}),
+        ("method_hook", {"tests/test_xunit.py::TestX::test_m"}),
+    ],
+)
+def test_pytest_setup_and_teardown_hooks_select_the_tests_they_run_around(
+    tmp_path: Path, capsys: Any, hook: str, expected: set[str]
+) -> None:
+    # pytest's xunit-style hooks: `setup_module`, `teardown_function` at module level, `setup_class` and
+    # `teardown_method` in a test class (unittest's `setUpModule` is of the module family too)
+    repo = project(tmp_path)
+    names = ("module_hook", "function_hook", "class_hook", "method_hook")
+    write(repo, "pkg/hooks.py", "".join(f"def {n}():\n    return 1\n\n\n" for n in names))
+    write(repo, "tests/test_xunit.py", XUNIT)
+    commit(repo, "xunit hooks")
+    edit(repo, "pkg/hooks.py", f"def {hook}():\n    return 1\n", f"def {hook}():\n    return 2\n")
+    tests = selected(review(capsys, repo))
+    assert set(tests) == expected
+    assert {reason for _, reason in tests.values()} == {"setup"}
+
+
+def test_usefixtures_marks_select_the_tests_they_mark(tmp_path: Path, capsys: Any) -> None:
+    # `@pytest.mark.usefixtures("db")` on a class or a test names the fixture as a parameter would
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_marked.py",
+        "import pytest\n\n\n@pytest.mark.usefixtures('db')\nclass TestMarked:\n    def test_a(self):\n"
+        "        assert True\n\n\n@pytest.mark.usefixtures(\"other\", \"db\")\ndef test_b():\n    assert True\n\n\n"
+        "def test_unmarked():\n    assert True\n",
+    )
+    commit(repo, "marked")
+    edit(repo, "pkg/store.py", 'return {"rows": []}', 'return {"rows": [1]}')  # make_db, which fixture db returns
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_marked.py::TestMarked::test_a"] == (2, "fixture")
+    assert tests["tests/test_marked.py::test_b"] == (2, "fixture")
+    assert "tests/test_marked.py::test_unmarked" not in tests
+
+
 def test_an_autouse_fixture_selects_every_test_below_its_conftest(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "pkg/store.py", "    return None\n", "    return 0\n")

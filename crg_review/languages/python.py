@@ -1386,21 +1386,59 @@ SUBSCRIPT_METHODS = {
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
 
 
+#: module-level functions run around the tests of their module: every test (pytest's and unittest's hooks), and
+#: module-level test functions only (resolve._MODULE_SETUP_FAMILY: what the references below stand for)
+MODULE_HOOKS = frozenset(("setup_module", "teardown_module", "setUpModule", "tearDownModule"))
+FUNCTION_HOOKS = frozenset(("setup_function", "teardown_function"))
+#: the fixtures ``@pytest.mark.usefixtures("db", "app")`` names
+_USEFIXTURES = re.compile(r"""(?:^|\.)usefixtures\((.*)\)$""", re.DOTALL)
+_FIXTURE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["']""")
+
+
 def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
-    """Implicit uses: pytest fixtures named by the parameters of tests and fixtures, and the
-    unittest ``setUp`` family that runs before every test method (and the ``tearDown`` family after it)."""
+    """Implicit uses: pytest fixtures named by the parameters of tests and fixtures or by ``usefixtures`` marks of
+    tests and their classes, the unittest ``setUp`` family that runs before every test method (and the ``tearDown``
+    family after it, and pytest's ``setup_method`` family), and the module's ``setup_module`` family (pytest's and
+    unittest's ``setUpModule``) and ``setup_function`` family around its tests."""
     out: list[Reference] = []
     # a class of a test file may be a TestCase through bases of other files (``class BitStringTestCase(BaseTestCase)``
     # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
+    top = {s.name for s in symbols if s.kind == "function" and s.parent is None}
+    module_hooks, function_hooks = bool(top & MODULE_HOOKS), bool(top & FUNCTION_HOOKS)
+    marked = {s.qualname: _used_fixtures(s.decorators) for s in symbols if s.kind == "class" and s.decorators}
     for s in symbols:
         if s.kind in ("function", "method") and (s.is_test or _is_fixture(s.decorators)):
             for p in s.params:
                 if p and p[0] not in "*/" and not p.endswith("=") and p not in _NOT_FIXTURES:
                     out.append(Reference("fixture", p, "", s.start_line, s.qualname))
-        if s.kind == "method" and (s.is_test or (in_test_file and s.name.startswith("test"))):
+        test_method = s.kind == "method" and (s.is_test or (in_test_file and s.name.startswith("test")))
+        if test_method:
             # one reference stands for the whole setUp family (the resolver follows all of them)
             out.append(Reference("fixture", "setUp", "self", s.start_line, s.qualname))
+        if not (s.is_test and s.kind in ("function", "method")) and not test_method:
+            continue
+        if module_hooks:
+            out.append(Reference("fixture", "setup_module", "module", s.start_line, s.qualname))
+        if function_hooks and s.kind == "function" and s.parent is None:
+            out.append(Reference("fixture", "setup_function", "module", s.start_line, s.qualname))
+        # `@pytest.mark.usefixtures("db")` on the test or a class around it (`pytestmark` is not read)
+        used = _used_fixtures(s.decorators)
+        owner = s.parent
+        while owner is not None:
+            used += marked.get(owner, [])
+            owner = owner.rpartition(".")[0] or None
+        out.extend(Reference("fixture", name, "", s.start_line, s.qualname) for name in dict.fromkeys(used))
+    return out
+
+
+def _used_fixtures(decorators: Sequence[str]) -> list[str]:
+    """The fixtures the ``usefixtures`` marks among ``decorators`` name."""
+    out: list[str] = []
+    for d in decorators:
+        found = _USEFIXTURES.search(d)
+        if found:
+            out.extend(_FIXTURE_NAME.findall(found.group(1)))
     return out
 
 
