@@ -116,6 +116,8 @@ FAMILY_SCAN_SCOPES = 50
 
 #: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
 PYTEST_CLASS_PREFIX = "Test"
+#: pytest's default ``python_functions``: a test function bound to such a name in a test module is collected there
+PYTEST_FUNCTION_PREFIX = "test"
 
 #: files whose change affects every test (at the repository root)
 CONFIG_FILES = ("conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini")
@@ -326,7 +328,7 @@ class Graph:
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
-        self._class_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+        self._test_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
         self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
         self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
@@ -1657,35 +1659,38 @@ class Graph:
             is not None
         )
 
-    def test_class_imports(self, path: str, class_name: str) -> list[tuple[str, int, str]]:
-        """(path, file id, bound name) of the test modules that import the test class ``class_name`` of
-        ``path`` at module level under a name pytest collects (``Test*``): it runs there again."""
-        key = (path, class_name)
-        if key not in self._class_imports:
-            self.prefetch_class_imports([key])
-        return self._class_imports[key]
+    def test_imports(self, path: str, name: str) -> list[tuple[str, int, str]]:
+        """(path, file id, bound name) of the test modules that import the test class or function ``name`` of
+        ``path`` at module level under a name pytest collects (``Test*``, any for a TestCase; ``test*``): it runs
+        there again."""
+        key = (path, name)
+        if key not in self._test_imports:
+            self.prefetch_test_imports([key])
+        return self._test_imports[key]
 
-    def prefetch_class_imports(self, keys: Iterable[tuple[str, str]]) -> None:
-        """Answer :meth:`test_class_imports` for many (path, class name) at once: the classes in one query
-        per 400, then their importers in one query per 500 classes."""
-        want = sorted({k for k in keys if k not in self._class_imports})
+    def prefetch_test_imports(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Answer :meth:`test_imports` for many (path, name) at once: the tests in one query per 400, then their
+        importers in one query per 500 tests."""
+        want = sorted({k for k in keys if k not in self._test_imports})
         if not want:
             return
-        classes: dict[int, tuple[str, str]] = {}
-        unittest: set[int] = set()  # TestCase subclasses: pytest collects them under any name
+        tests: dict[int, tuple[str, str]] = {}
+        prefixes: dict[int, str] = {}  # the names pytest collects it under, as a prefix ("": a TestCase, any)
         for chunk in _chunks(want, 400):
             # CROSS JOIN keeps the keys the outer loop: each one is two index look-ups
-            for sid, path, qualname, is_test, signature in self.conn.execute(
+            for sid, path, qualname, kind, is_test, signature in self.conn.execute(
                 f"WITH k(path, qualname) AS (VALUES {','.join(['(?,?)'] * len(chunk))})"
-                " SELECT c.id, k.path, k.qualname, c.is_test, c.signature FROM k CROSS JOIN files cf"
+                " SELECT c.id, k.path, k.qualname, c.kind, c.is_test, c.signature FROM k CROSS JOIN files cf"
                 " CROSS JOIN symbols c WHERE cf.path=k.path AND c.file_id=cf.id AND c.qualname=k.qualname",
                 [x for k in chunk for x in k],
             ):
-                classes[sid] = (path, qualname)
-                if _unittest_class(qualname, int(is_test), str(signature)):
-                    unittest.add(sid)
+                tests[sid] = (path, qualname)
+                if kind != "class":
+                    prefixes[sid] = PYTEST_FUNCTION_PREFIX
+                else:
+                    prefixes[sid] = "" if _unittest_class(qualname, int(is_test), str(signature)) else PYTEST_CLASS_PREFIX
         found: dict[tuple[str, str], set[tuple[int, str, str, str | None]]] = {k: set() for k in want}
-        for chunk in _chunks(sorted(classes)):
+        for chunk in _chunks(sorted(tests)):
             for sid, fid, ipath, name, alias in self.conn.execute(
                 "SELECT DISTINCT c.id, f.id, f.path, i.name, i.alias FROM symbols c"
                 " JOIN edges e ON e.dst_id=c.id AND e.kind='import' JOIN symbols m ON m.id=e.src_id"
@@ -1693,12 +1698,12 @@ class Graph:
                 f" WHERE c.id IN ({_in(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
                 chunk,
             ):
-                # DISTINCT per class, as asked one by one; `from test_temp_db import TempSqliteDictTest`, a
-                # TestCase, is collected again whatever its name (sqlitedict's test_core.py)
-                if (alias or name).startswith(PYTEST_CLASS_PREFIX) or sid in unittest:
-                    found[classes[sid]].add((fid, ipath, name, alias))
+                # DISTINCT per test, as asked one by one; `from test_temp_db import TempSqliteDictTest`, a TestCase, is
+                # collected again whatever its name (sqlitedict's test_core.py), a test function as test*
+                if (alias or name).startswith(prefixes[sid]):
+                    found[tests[sid]].add((fid, ipath, name, alias))
         for k, rows in found.items():
-            self._class_imports[k] = sorted((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
+            self._test_imports[k] = sorted((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
 
     # a level of a walk at once
 
@@ -2511,19 +2516,19 @@ def _add_hit(hits: dict[str, TestHit], node: Node, qualname: str, depth: int, re
 
 
 def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
-    """Add the ids under which pytest runs a selected test method again: its class imported into other
-    test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
-    todo = [h for h in hits.values() if h.node.language == "python" and "." in h.qualname and not h.nodeid]
-    graph.prefetch_class_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
-    while todo:  # the hits added below are Python test methods too
+    """Add the ids under which pytest runs a selected test again: its class, or the test function itself, imported
+    into other test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
+    todo = [h for h in hits.values() if h.node.language == "python" and h.qualname and not h.nodeid]
+    graph.prefetch_test_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
+    while todo:  # the hits added below are Python tests too
         h = todo.pop()
-        class_name, _, rest = h.qualname.partition(".")
-        for path, file_id, bound in graph.test_class_imports(h.node.path, class_name):
-            key = f"{path}::{bound}.{rest}"
-            if key not in hits:
+        head, dot, rest = h.qualname.partition(".")
+        for path, file_id, bound in graph.test_imports(h.node.path, head):
+            qualname = f"{bound}{dot}{rest}"
+            if f"{path}::{qualname}" not in hits:
                 node = h.node._replace(path=path, file_id=file_id)
-                _add_hit(hits, node, f"{bound}.{rest}", h.depth, h.reason, h.sources)
-                todo.append(hits[key])
+                _add_hit(hits, node, qualname, h.depth, h.reason, h.sources)
+                todo.append(hits[f"{path}::{qualname}"])
 
 
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:

@@ -355,6 +355,19 @@ def test_usefixtures_marks_select_the_tests_they_mark(tmp_path: Path, capsys: An
     assert "tests/test_marked.py::test_unmarked" not in tests
 
 
+def test_a_test_function_imported_into_another_test_module_runs_there_too(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "tests/test_reuse.py", "from tests.test_chain import test_api\nfrom tests.test_chain import test_api as _api\n")
+    commit(repo, "reused test")
+    edit(repo, "pkg/core.py", "    return x + 1\n", "    return x + 2\n")
+    ids = set(selected(review(capsys, repo)))
+    assert {"tests/test_chain.py::test_api", "tests/test_reuse.py::test_api"} <= ids
+    assert "tests/test_reuse.py::_api" not in ids  # not a name pytest collects
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/test_reuse.py::test_api" in out.split()
+    assert run_pytest(repo, out.split()).endswith("passed")
+
+
 def test_an_autouse_fixture_selects_every_test_below_its_conftest(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "pkg/store.py", "    return None\n", "    return 0\n")
