@@ -424,7 +424,7 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
             references.append(make_tuple(Reference, (kind, name, receiver, line, scope, arity, keywords)))
     extra = _hook(hooks, "extra_references", None)
     if extra is not None:
-        result.references.extend(extra(result.symbols, path))
+        result.references.extend(extra(result.symbols, path, source))
     for offset, imp in sorted(raw_imports, key=lambda r: r[0]):
         scope = scope_of(offset)
         result.imports.append(imp if scope == imp.scope else _with_scope(imp, scope))

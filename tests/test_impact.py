@@ -347,11 +347,18 @@ def test_usefixtures_marks_select_the_tests_they_mark(tmp_path: Path, capsys: An
         "        assert True\n\n\n@pytest.mark.usefixtures(\"other\", \"db\")\ndef test_b():\n    assert True\n\n\n"
         "def test_unmarked():\n    assert True\n",
     )
+    write(
+        repo,
+        "tests/test_module_marked.py",
+        "import pytest\n\npytestmark = [\n    pytest.mark.slow,\n    pytest.mark.usefixtures('db'),\n]\n\n\n"
+        "def test_c():\n    assert True\n",
+    )
     commit(repo, "marked")
     edit(repo, "pkg/store.py", 'return {"rows": []}', 'return {"rows": [1]}')  # make_db, which fixture db returns
     tests = selected(review(capsys, repo))
     assert tests["tests/test_marked.py::TestMarked::test_a"] == (2, "fixture")
     assert tests["tests/test_marked.py::test_b"] == (2, "fixture")
+    assert tests["tests/test_module_marked.py::test_c"] == (2, "fixture")  # the module's pytestmark
     assert "tests/test_marked.py::test_unmarked" not in tests
 
 

@@ -1395,7 +1395,7 @@ _USEFIXTURES = re.compile(r"""(?:^|\.)usefixtures\((.*)\)$""", re.DOTALL)
 _FIXTURE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["']""")
 
 
-def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
+def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> list[Reference]:
     """Implicit uses: pytest fixtures named by the parameters of tests and fixtures or by ``usefixtures`` marks of
     tests and their classes, the unittest ``setUp`` family that runs before every test method (and the ``tearDown``
     family after it, and pytest's ``setup_method`` family), and the module's ``setup_module`` family (pytest's and
@@ -1407,6 +1407,8 @@ def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
     top = {s.name for s in symbols if s.kind == "function" and s.parent is None}
     module_hooks, function_hooks = bool(top & MODULE_HOOKS), bool(top & FUNCTION_HOOKS)
     marked = {s.qualname: _used_fixtures(s.decorators) for s in symbols if s.kind == "class" and s.decorators}
+    # `pytestmark = pytest.mark.usefixtures("db")` (or a list of marks) at the top of a test module: all its tests
+    module_marked = _module_fixtures(source) if in_test_file and b"pytestmark" in source else []
     for s in symbols:
         if s.kind in ("function", "method") and (s.is_test or _is_fixture(s.decorators)):
             for p in s.params:
@@ -1423,13 +1425,25 @@ def extra_references(symbols: list[Symbol], path: str) -> list[Reference]:
         if function_hooks and s.kind == "function" and s.parent is None:
             out.append(Reference("fixture", "setup_function", "module", s.start_line, s.qualname))
         # `@pytest.mark.usefixtures("db")` on the test or a class around it (`pytestmark` is not read)
-        used = _used_fixtures(s.decorators)
+        used = _used_fixtures(s.decorators) + module_marked
         owner = s.parent
         while owner is not None:
             used += marked.get(owner, [])
             owner = owner.rpartition(".")[0] or None
         out.extend(Reference("fixture", name, "", s.start_line, s.qualname) for name in dict.fromkeys(used))
     return out
+
+
+_PYTESTMARK = re.compile(rb"^pytestmark\s*(?::[^=]*)?=(.*?)(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def _module_fixtures(source: bytes) -> list[str]:
+    """The fixtures the ``usefixtures`` marks of a module-level ``pytestmark`` name."""
+    found = _PYTESTMARK.search(source)
+    if found is None:
+        return []
+    marks = found.group(1).decode("utf-8", "replace")
+    return _used_fixtures([m.group(0) for m in re.finditer(r"usefixtures\([^)]*\)", marks)])
 
 
 def _used_fixtures(decorators: Sequence[str]) -> list[str]:
