@@ -1428,10 +1428,13 @@ class Graph:
             self._class_family[(c, key)] = any(i in users for i in ids)
 
     def _names_as_value(self, scope: int, name: str) -> bool:
-        """Whether ``scope`` names ``name`` as a value (assigned, passed, returned), not only in annotations."""
+        """Whether ``scope`` names ``name`` as a value (assigned, passed, returned, or spelt in a dotted string: a
+        logging configuration's ``"()": "colorlog.ColoredFormatter"``), not only in annotations."""
         namers = self._value_namers.get(name)
         if namers is None:  # one query per class name: a walk asks about every scope that uses the class
-            rows = self.conn.execute("SELECT DISTINCT scope_id FROM refs WHERE name=? AND kind='ref'", (name,))
+            rows = self.conn.execute(
+                "SELECT DISTINCT scope_id FROM refs WHERE name=? AND kind IN ('ref', 'dotted')", (name,)
+            )
             namers = self._value_namers[name] = frozenset(r[0] for r in rows)
         return scope in namers
 

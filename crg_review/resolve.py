@@ -1690,6 +1690,8 @@ class Resolver:
         if name in _PROTOCOL_METHODS:
             return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
+        if receiver.startswith("super"):  # a cooperative `super().save()` of a mixin: never the method itself
+            cands = [c for c in cands if c.id != scope.id]
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
         elif receiver in _SELF_NAMES and name[:1].isupper() and language == "python":
@@ -1761,6 +1763,10 @@ class Resolver:
             if any(outside & self._base_names(cid) for cid in self._linearized(c.parent_id)):
                 out.append(Target(c, "dispatch", _OUTSIDE_DISPATCH_CONFIDENCE))
         return out
+
+    def _outside_ancestor(self, class_id: int) -> bool:
+        """Whether a class or one of its in-repo ancestors names a base the index does not have (``object`` aside)."""
+        return any(len(self._base_names(c) - {"object"}) > len(self.bases_of(c)) for c in self._linearized(class_id))
 
     def _base_names(self, class_id: int) -> frozenset[str]:
         """The last names of a class's bases as written (``typing.Protocol[T]`` -> Protocol), in the repository or not."""
@@ -1941,6 +1947,10 @@ class Resolver:
                     out.extend(self._getattr_hook(cls.id, name))
                 if name == "__getitem__" and language == "python":
                     out.extend(self._missing_hooks(cls))
+            if is_super and not out and language == "python" and self._outside_ancestor(cls.id):
+                # `super().formatMessage(record)` in a class deriving from `logging.Formatter`: that base's method,
+                # nothing of the index (a name match found the method itself)
+                return []
             return out if out else None
         chain = _call_chain(receiver)
         if chain is not None:

@@ -1302,6 +1302,27 @@ def test_a_module_named_in_a_string_runs_its_body_where_the_string_is_used(tmp_p
     assert "tests/test_formats.py::test_nothing_registered" not in tests
 
 
+def test_a_hook_of_an_outside_base_is_reached_from_a_configuration_naming_its_class(tmp_path: Path, capsys: Any) -> None:
+    # colorlog's `"()": "colorlog.ColoredFormatter"` given to logging.config.dictConfig: logging makes the formatter and
+    # calls its formatMessage, which overrides logging.Formatter's and calls it through super()
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fmt.py",
+        "import logging\n\n\nclass Colored(logging.Formatter):\n    def formatMessage(self, record):\n"
+        "        return super().formatMessage(record) + '!'\n",
+    )
+    write(
+        repo,
+        "tests/test_logconf.py",
+        "import logging.config\n\n\ndef test_config():\n"
+        "    logging.config.dictConfig({'version': 1, 'formatters': {'c': {'()': 'pkg.fmt.Colored'}}})\n",
+    )
+    commit(repo, "formatter")
+    edit(repo, "pkg/fmt.py", "+ '!'", "+ '?'")
+    assert selected(review(capsys, repo))["tests/test_logconf.py::test_config"] == (1, "graph")
+
+
 def test_a_constructor_is_reached_through_references_to_its_class(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(

@@ -480,6 +480,22 @@ def test_a_dotted_path_in_a_string_names_the_definition(repo: Path, tmp_path: Pa
     }
 
 
+def test_super_of_a_class_deriving_from_an_outside_base_is_no_name_match(repo: Path, tmp_path: Path) -> None:
+    # colorlog's `class ColoredFormatter(logging.Formatter)` calling `super().formatMessage(record)`: logging's method,
+    # not the method itself nor another class's of that name; a mixin without bases still guesses by name
+    files = {
+        "fmt.py": "import logging\n\n\nclass Colored(logging.Formatter):\n    def formatMessage(self, record):\n"
+        "        return super().formatMessage(record) + '!'\n\n\nclass Other:\n    def formatMessage(self, record):\n"
+        "        return record\n\n\nclass Mixin:\n    def formatMessage(self, record):\n"
+        "        return super().formatMessage(record)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "fmt.py::Colored.formatMessage") == set()
+    assert calls(edges, "fmt.py::Mixin.formatMessage") == {
+        ("fmt.py", "Colored.formatMessage", "name-match"), ("fmt.py", "Other.formatMessage", "name-match")
+    }
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",
