@@ -1204,12 +1204,12 @@ class Resolver:
     def _bound_in_body(self, fid: int, cid: int, name: str, stated: list[Fact]) -> list[Sym]:
         """The functions and classes the class body of ``cid`` binds ``name`` to (its facts ``stated``)."""
         texts = [text for kind, text in stated if kind == "alias"]
-        if any(kind == "assign" and text in ("staticmethod", "classmethod") for kind, text in stated):
-            texts += [  # the function given to staticmethod(...) at the line of that assignment
+        if any(kind == "assign" and text in ("staticmethod", "classmethod", "property") for kind, text in stated):
+            texts += [  # the functions given to staticmethod(...) (property(...): getter first) at that line
                 f"{r[1]}.{r[0]}" if r[1] else r[0]
                 for r in self.conn.execute(
                     "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' AND line IN"
-                    " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?)",
+                    " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?) ORDER BY id",
                     (fid, cid, fid, cid, name),
                 )
             ]
@@ -2447,6 +2447,13 @@ class Resolver:
             self._depth += 1
             try:
                 for kind, text in stated:
+                    if kind == "assign" and text == "property":
+                        # `next_run = property(get_next_run)`, `dict = property(_get_dict, _set_dict)`: the getter runs
+                        # for a read, the setter for a write (schedule's `self.next_run`)
+                        accessors = self._bound_in_body(fid, cid, name, stated)
+                        for f in accessors[1:2] if method == "__set__" else accessors[:1]:
+                            out.append(Target(f, "property", 0.9))
+                        continue
                     for desc in self._resolve_type_text(fid, owner, _type_name(text)) if kind == "assign" else []:
                         m = self.member(desc.id, method)
                         if m is not None and m not in [t.sym for t in out]:

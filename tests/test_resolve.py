@@ -496,6 +496,19 @@ def test_super_of_a_class_deriving_from_an_outside_base_is_no_name_match(repo: P
     }
 
 
+def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path, tmp_path: Path) -> None:
+    # schedule's `next_run = property(get_next_run)` read as `self.next_run`; tablib's `dict = property(_get_dict,
+    # _set_dict)` written as `self.dict = rows`
+    files = {
+        "data.py": "class Dataset:\n    def _get_dict(self):\n        return self._data\n\n"
+        "    def _set_dict(self, rows):\n        self._data = rows\n\n    dict = property(_get_dict, _set_dict)\n\n"
+        "    def rows(self):\n        return self.dict\n\n    def load(self, rows):\n        self.dict = rows\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "data.py::Dataset.rows") == {("data.py", "Dataset._get_dict", "property")}
+    assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",
