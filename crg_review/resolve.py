@@ -593,26 +593,30 @@ class Resolver:
         self._depth += 1
         try:
             for where, (kind, text) in found:
-                if kind == "assign":
-                    name_text = _class_object_name(text)
+                if kind == "assign":  # `cls: type[Field]`, or a union naming it (`Field | type[Field]`: marshmallow)
+                    names = _class_object_names(text)
                 elif kind == "alias":
-                    name_text = text
+                    names = [text]
                 else:
                     continue
-                if not name_text:
-                    continue
-                receiver, _, name = name_text.rpartition(".")
-                hits = [
-                    t.sym
-                    for t in self._resolve_name(fid, where, name, receiver, "type")
-                    if t.resolution != "name-match" and t.sym.kind in _CLASS_KINDS
-                ]
-                if not hits and kind == "alias" and name_text != var:
-                    hits = self._class_objects(fid, where, name_text)
-                out.extend(c for c in hits if c not in out)
+                for name_text in names:
+                    receiver, _, name = name_text.rpartition(".")
+                    hits = [
+                        t.sym
+                        for t in self._resolve_name(fid, where, name, receiver, "type")
+                        if t.resolution != "name-match" and t.sym.kind in _CLASS_KINDS
+                    ]
+                    if not hits and kind == "alias" and name_text != var:
+                        hits = self._class_objects(fid, where, name_text)
+                    out.extend(c for c in hits if c not in out)
         finally:
             self._depth -= 1
         return out
+
+    def _bound_in_class_body(self, fid: int, scope: Sym, var: str) -> bool:
+        """Whether every fact of ``self.x`` comes from a class body (``x = Cls``), none from a method."""
+        found = self._facts_of(fid, scope, var)
+        return bool(found) and all(where.kind in _CLASS_KINDS for where, _ in found)
 
     def _iterated_classes(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """The classes a loop variable may hold as class objects: those of a table of the file it iterates (``for cls
@@ -707,6 +711,10 @@ class Resolver:
         if not out and not receiver and callee.isidentifier():
             # `adapter = cls(item)` of a loop variable over a table of classes (`for cls in ADAPTER_CLASSES`)
             out = [c for c in self._iterated_classes(fid, scope, callee) if not self._is_protocol(c)]
+        if not out and receiver == "self" and "." not in name and self._bound_in_class_body(fid, scope, callee):
+            # `self.set_class()` where the class body says `set_class = OrderedSet` and no method sets it (marshmallow's
+            # Schema); boolean.py's `self.Symbol = symbol_class or Symbol` in __init__ may hold what a caller gives
+            out = [c for c in self._class_objects(fid, scope, callee) if not self._is_protocol(c)]
         if not out and receiver == "cls":
             # a class attribute holding a class object: `cls.STREAMING_DECODER(...)` where the class body says
             # `STREAMING_DECODER = StreamingDecoder` makes a StreamingDecoder (pyasn1's Decoder.__call__). Not for
@@ -736,7 +744,8 @@ class Resolver:
         (another file's function bodies are not read: editing one re-resolves only its own file), and for a
         classmethod of another file, its class."""
         out = self._annotation_classes(fn)
-        if out or self._depth > 4 or self._signature(fn).rpartition(")")[2].strip():
+        annotation = self._signature(fn).rpartition(")")[2].strip().removeprefix("->").removesuffix(":").strip()
+        if out or self._depth > 4 or (annotation and _type_head(annotation) not in _UNTELLING_ANNOTATIONS):
             return out
         if fn.file_id != fid:
             # a classmethod of another file (`URIReference.from_string(...)`) is most often another constructor
@@ -2077,6 +2086,10 @@ class Resolver:
             m = self.member(class_id, "__eq__")
         if m is None and name == "__getitem__":  # a dict subclass's `x[k]`: dict.__getitem__ calls __missing__
             m = self.member(class_id, "__missing__")
+        if m is None and name == "__str__" and not self._outside_ancestor(class_id):
+            # `str(x)`, `f"{x}"`, `"%s" % x` of a class with a __repr__ only: object.__str__ calls it (marshmallow's
+            # OrderedSet in an error message); a base outside the repository (Exception) has a __str__ of its own
+            m = self.member(class_id, "__repr__")
         return m
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
@@ -3021,12 +3034,39 @@ def _element_name(annotation: str) -> str:
     return _type_name(_split_top(args, ",")[0])
 
 
+#: return annotations that name no class: what the ``return`` statements make tells more (marshmallow's
+#: ``def _validate_all(self) -> typing.Callable[[typing.Any], None]: return And(*self.validators)``)
+_UNTELLING_ANNOTATIONS = frozenset(("Callable", "Any", "object"))
+
+
+def _type_head(annotation: str) -> str:
+    """The last name of an annotation's head (``typing.Callable[[int], None]`` → ``Callable``)."""
+    return annotation.strip("'\"").partition("[")[0].strip().rpartition(".")[2]
+
+
 def _class_object_name(annotation: str) -> str:
     """The class a ``type[Foo]`` / ``Type[Foo]`` annotation names ('' for other annotations)."""
     head, args = _unwrap(annotation)
     if not args or head.rpartition(".")[2] not in ("type", "Type"):
         return ""
     return _type_name(args)
+
+
+def _class_object_names(annotation: str) -> list[str]:
+    """The classes a ``type[Foo]`` annotation names, or the ``type[...]`` members of a union (``Field |
+    type[Field]``, ``Union[Field, Type[Field]]``)."""
+    found = _class_object_name(annotation)
+    if found:
+        return [found]
+    out: list[str] = []
+    for part in _split_top(annotation.strip().strip("'\"").strip(), "|"):
+        part = part.strip("'\"").strip()
+        head, bracket, rest = part.partition("[")
+        if bracket and rest.endswith("]") and head.strip().rpartition(".")[2] in ("Union", "Optional"):
+            out.extend(n for a in _split_top(rest[:-1], ",") for n in _class_object_names(a))
+        elif name := _class_object_name(part):
+            out.append(name)
+    return list(dict.fromkeys(out))
 
 
 def _call_chain(text: str) -> tuple[str, list[str]] | None:

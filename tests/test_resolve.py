@@ -2224,6 +2224,52 @@ def test_a_parameter_of_an_enclosing_function_is_no_outer_definition(repo: Path,
     assert ("pkg/apply.py", "func", "local") in calls(edges, "pkg/apply.py::default.inner")
 
 
+def test_a_union_annotation_naming_a_class_object_makes_the_class_or_a_subclass(repo: Path, tmp_path: Path) -> None:
+    # marshmallow's `def _resolve_field_instance(cls_or_instance: Field | type[Field])` calling `cls_or_instance()`
+    files = {
+        "f.py": "import typing\n\n\nclass Field:\n    def __init__(self):\n        self.x = 1\n\n\n"
+        "class Date(Field):\n    def __init__(self):\n        self.y = 2\n\n\n"
+        "def resolve(cls_or_instance: Field | type[Field]) -> Field:\n    return cls_or_instance()\n\n\n"
+        "def resolve2(cls_or_instance: typing.Union[Field, typing.Type[Field]]) -> Field:\n"
+        "    return cls_or_instance()\n\n\n"
+        "def plain(field: Field | None) -> Field:\n    return field()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for fn in ("resolve", "resolve2"):
+        assert {("f.py", "Field.__init__", "constructor"), ("f.py", "Date.__init__", "dispatch")} <= calls(edges, f"f.py::{fn}")
+    assert not {d for d in calls(edges, "f.py::plain") if d[1].endswith("__init__")}  # an instance, called
+
+
+def test_str_of_an_object_whose_class_has_only_a_repr_runs_the_repr(repo: Path, tmp_path: Path) -> None:
+    # marshmallow: `invalid_fields = self.set_class()` with `set_class = OrderedSet` in the class body, then
+    # f"...{invalid_fields}." (object.__str__ calls __repr__); an Exception subclass has the __str__ of Exception
+    files = {
+        "s.py": "class OrderedSet:\n    def __repr__(self):\n        return 'OrderedSet()'\n\n\n"
+        "class Error(Exception):\n    def __repr__(self):\n        return 'Error()'\n\n\n"
+        "class Schema:\n    set_class = OrderedSet\n\n    def _init_fields(self):\n"
+        "        invalid_fields = self.set_class()\n        return f'Invalid fields: {invalid_fields}.'\n\n"
+        "    def err(self):\n        e = Error()\n        return str(e)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("s.py", "OrderedSet.__repr__", "typed") in calls(edges, "s.py::Schema._init_fields")
+    assert ("s.py", "Error.__repr__", "typed") not in calls(edges, "s.py::Schema.err")
+
+
+def test_a_return_annotation_naming_no_class_leaves_the_return_statements_to_tell(repo: Path, tmp_path: Path) -> None:
+    # marshmallow's `@property def _validate_all(self) -> typing.Callable[[typing.Any], None]: return
+    # And(*self.validators)`, called as `self._validate_all(value)`: And.__call__ runs
+    files = {
+        "v.py": "import typing\n\n\nclass And:\n    def __call__(self, value):\n        return value\n\n\n"
+        "class Field:\n    @property\n    def _validate_all(self) -> typing.Callable[[typing.Any], None]:\n"
+        "        return And()\n\n    @property\n    def _count(self) -> int:\n        return And()\n\n"
+        "    def _validate(self, value):\n        self._validate_all(value)\n\n"
+        "    def _counted(self, value):\n        return self._count(value)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("v.py", "And.__call__", "typed") in calls(edges, "v.py::Field._validate")
+    assert ("v.py", "And.__call__", "typed") not in calls(edges, "v.py::Field._counted")  # `-> int` is believed
+
+
 def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/errors.py": (
