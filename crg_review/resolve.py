@@ -499,7 +499,11 @@ class Resolver:
                     out.extend(c for c in self._elements(fid, where, text) if c not in out)
                     continue
                 if kind == "lookup":  # an item of a collection: the classes of the instances added to it
-                    out.extend(c for c in self._held_classes(fid, where, text) if c not in out)
+                    held = self._held_classes(fid, where, text)
+                    if not held and all(p.isidentifier() for p in text.split(".")):
+                        # `Unit["YEARS"]`: a member of an enumeration, an instance of it (humanize's `minutes < years`)
+                        held = [c for c in self._resolve_type_text(fid, where, text) if self._is_enum(c)]
+                    out.extend(c for c in held if c not in out)
                     continue
                 if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
@@ -2045,6 +2049,8 @@ class Resolver:
                 m = self.member(target.id, name)
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
+                elif kind == "type" and self._is_enum(target):
+                    out.append(Target(target, "class", 1.0))  # `c = Color.RED`: a member, an instance of the enum
             elif target.kind in ("function", "method") and target.decorators and target.file_id == fid:
                 # `@click.command() def cli(): ...` then `cli.main()`: the name holds what the decorator
                 # returns (only for this file's functions: another file's decorators are not tracked here)
@@ -2843,8 +2849,15 @@ class Resolver:
                 return self.module_symbol(files[0]) if files else None
             return None
         if target.kind in _CLASS_KINDS:
-            return self.member(target.id, part)
+            member = self.member(target.id, part)
+            if member is None and self._is_enum(target):
+                return target  # `Unit.YEARS`: a member of the enum, an instance of its class (`Unit.YEARS.describe()`)
+            return member
         return None
+
+    def _is_enum(self, cls: Sym) -> bool:
+        """Whether a Python class derives from one of the standard library's enumerations (``class Unit(Enum)``)."""
+        return any(self._base_names(c) & _ENUM_BASES for c in self._linearized(cls.id))
 
     def _fixture(self, fid: int, scope: Sym, name: str, receiver: str) -> list[Target]:
         """pytest fixtures by parameter name (same class, same module, conftest.py upwards, nearest
@@ -3034,6 +3047,8 @@ def _element_name(annotation: str) -> str:
     return _type_name(_split_top(args, ",")[0])
 
 
+#: the standard library's enumeration classes: a name of a subclass's body other than a method is a member, an instance
+_ENUM_BASES = frozenset(("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
 #: return annotations that name no class: what the ``return`` statements make tells more (marshmallow's
 #: ``def _validate_all(self) -> typing.Callable[[typing.Any], None]: return And(*self.validators)``)
 _UNTELLING_ANNOTATIONS = frozenset(("Callable", "Any", "object"))

@@ -2270,6 +2270,26 @@ def test_a_return_annotation_naming_no_class_leaves_the_return_statements_to_tel
     assert ("v.py", "And.__call__", "typed") not in calls(edges, "v.py::Field._counted")  # `-> int` is believed
 
 
+def test_a_member_of_an_enumeration_is_an_instance_of_its_class(repo: Path, tmp_path: Path) -> None:
+    # humanize's `years = Unit["YEARS"]` then `minutes < years` (Unit.__lt__); `Unit.YEARS.describe()`; `c = Color.RED`
+    files = {
+        "e.py": "import enum\nfrom enum import Enum\n\n\nclass Unit(Enum):\n    DAYS = 0\n    YEARS = 1\n\n"
+        "    def __lt__(self, other):\n        return self.value < other.value\n\n"
+        "    def describe(self):\n        return self.name\n\n\n"
+        "class Color(enum.IntEnum):\n    RED = 1\n\n    def describe(self):\n        return '#f00'\n\n\n"
+        "class Plain:\n    RED = 1\n\n    def describe(self):\n        return 'plain'\n\n\n"
+        "def compare():\n    years = Unit['YEARS']\n    days = Unit['DAYS']\n    return days < years\n\n\n"
+        "def member():\n    return Unit.YEARS.describe()\n\n\n"
+        "def held():\n    c = Color.RED\n    return c.describe()\n\n\n"
+        "def plain():\n    c = Plain.RED\n    return c.describe()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("e.py", "Unit.__lt__", "typed") in calls(edges, "e.py::compare")
+    assert calls(edges, "e.py::member") == {("e.py", "Unit.describe", "class")}
+    assert calls(edges, "e.py::held") == {("e.py", "Color.describe", "typed")}
+    assert ("e.py", "Plain.describe", "typed") not in calls(edges, "e.py::plain")  # an int, not a Plain
+
+
 def test_a_class_object_in_a_variable_may_be_a_subclass(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/errors.py": (
