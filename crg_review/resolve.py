@@ -1946,7 +1946,7 @@ class Resolver:
             is_super = receiver.startswith("super")
             if name == "__class__" and not is_super:
                 return [Target(cls, "self", 1.0)]  # self.__class__(...) makes another instance of the class
-            m = self.member(cls.id, name, skip_self=is_super) if is_super else self._instance_member(cls.id, name)
+            m = self.member(cls.id, name, skip_self=is_super) if is_super else self._instance_member(cls.id, name, fid)
             out: list[Target] = []
             if m is not None:
                 out.append(Target(m, "super" if is_super else "self", 1.0))
@@ -2002,7 +2002,7 @@ class Resolver:
             for cls_sym in classes:
                 if cls_sym in objects:
                     continue
-                m = self._instance_member(cls_sym.id, name)
+                m = self._instance_member(cls_sym.id, name, fid)
                 if m is None and name == "__ne__":  # object.__ne__ returns the inverse of __eq__
                     m = self.member(cls_sym.id, "__eq__")
                 if m is not None:
@@ -2084,19 +2084,30 @@ class Resolver:
         hook = self.member(class_id, "__getattr__")
         return [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)] if hook is not None and hook.kind == "method" else []
 
-    def _instance_member(self, class_id: int, name: str) -> Sym | None:
+    def _instance_member(self, class_id: int, name: str, fid: int | None = None) -> Sym | None:
         """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
-        bases) has no ``__ne__``, as ``object.__ne__`` does."""
+        bases) has no ``__ne__``, as ``object.__ne__`` does; with the file ``fid`` being resolved, ``str(x)`` runs the
+        ``__repr__`` of a class of that file that has no ``__str__`` (:meth:`_repr_for_str`)."""
         m = self.member(class_id, name)
         if m is None and name == "__ne__":
             m = self.member(class_id, "__eq__")
         if m is None and name == "__getitem__":  # a dict subclass's `x[k]`: dict.__getitem__ calls __missing__
             m = self.member(class_id, "__missing__")
-        if m is None and name == "__str__" and not self._outside_ancestor(class_id):
-            # `str(x)`, `f"{x}"`, `"%s" % x` of a class with a __repr__ only: object.__str__ calls it (marshmallow's
-            # OrderedSet in an error message); a base outside the repository (Exception) has a __str__ of its own
-            m = self.member(class_id, "__repr__")
+        if m is None and name == "__str__" and fid is not None:
+            m = self._repr_for_str(fid, class_id)
         return m
+
+    def _repr_for_str(self, fid: int, class_id: int) -> Sym | None:
+        """``str(x)``, ``f"{x}"``, ``"%s" % x`` of an instance whose class has a ``__repr__`` and no ``__str__``:
+        ``object.__str__`` calls the ``__repr__`` (an OrderedSet in an error message). Only for a class whose in-repo
+        ancestors are of the file being resolved, whose bodies must not bind ``__str__`` (hyperlink's ``__str__ =
+        to_text``; another file's class body is not read), and that has no base outside the repository (Exception has
+        a ``__str__`` of its own)."""
+        mro = self._linearized(class_id)
+        facts = self.facts(fid)
+        if any(self.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
+            return None
+        return self.member(class_id, "__repr__")
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it is assigned the result of a function of this file that returns a

@@ -2248,11 +2248,17 @@ def test_str_of_an_object_whose_class_has_only_a_repr_runs_the_repr(repo: Path, 
         "class Error(Exception):\n    def __repr__(self):\n        return 'Error()'\n\n\n"
         "class Schema:\n    set_class = OrderedSet\n\n    def _init_fields(self):\n"
         "        invalid_fields = self.set_class()\n        return f'Invalid fields: {invalid_fields}.'\n\n"
-        "    def err(self):\n        e = Error()\n        return str(e)\n",
+        "    def err(self):\n        e = Error()\n        return str(e)\n\n"
+        "    def url(self):\n        u = URL()\n        return str(u)\n\n\n"
+        # hyperlink: `__str__ = to_text` in the class body
+        "class URL:\n    def to_text(self):\n        return ''\n\n    def __repr__(self):\n        return 'URL()'\n\n"
+        "    __str__ = to_text\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("s.py", "OrderedSet.__repr__", "typed") in calls(edges, "s.py::Schema._init_fields")
     assert ("s.py", "Error.__repr__", "typed") not in calls(edges, "s.py::Schema.err")
+    assert {d[1] for d in calls(edges, "s.py::Schema.url")} >= {"URL.to_text"}
+    assert "URL.__repr__" not in {d[1] for d in calls(edges, "s.py::Schema.url")}
 
 
 def test_a_return_annotation_naming_no_class_leaves_the_return_statements_to_tell(repo: Path, tmp_path: Path) -> None:
