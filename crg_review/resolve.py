@@ -250,6 +250,8 @@ class Resolver:
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._stored_calls: dict[int, list[Sym]] = {}
+        self._iterated: dict[tuple[int, int, str], list[Sym]] = {}  # _iterated_classes asked at depth 0
+        self._class_callables: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
         self._one_families: dict[str, bool] = {}
         self._base_name_cache: dict[int, frozenset[str]] = {}
@@ -622,21 +624,36 @@ class Resolver:
         found = self._facts_of(fid, scope, var)
         return bool(found) and all(where.kind in _CLASS_KINDS for where, _ in found)
 
+    def _class_callable(self, name: str) -> bool:
+        """Whether some method of that name is a classmethod or a staticmethod (called on a class object)."""
+        found = self._class_callables.get(name)
+        if found is None:
+            found = self._class_callables[name] = any(
+                d in ("classmethod", "staticmethod") for c in self._candidates(name, "x") for d in c.decorators
+            )
+        return found
+
     def _iterated_classes(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """The classes a loop variable may hold as class objects: those of a table of the file it iterates (``for cls
         in self.ADAPTER_CLASSES:`` of itemadapter's ``ADAPTER_CLASSES = deque([DictAdapter, ...])``)."""
         if self._depth > 4:
             return []
+        key = (fid, scope.id, var)
+        if self._depth == 0 and key in self._iterated:  # (a deeper ask may be cut short: not kept)
+            return self._iterated[key]
         out: list[Sym] = []
-        self._depth += 1
-        try:
-            for where, (kind, text) in self._facts_of(fid, scope, var):
-                container = text.removesuffix(".values")
-                if kind == "element" and all(p.isidentifier() for p in container.split(".")):
-                    held = self._table_callables(fid, where, container)
-                    out.extend(c for c in held if c.kind in _CLASS_KINDS and c not in out)
-        finally:
-            self._depth -= 1
+        facts = [(w, t.removesuffix(".values")) for w, (k, t) in self._facts_of(fid, scope, var) if k == "element"]
+        if facts:
+            self._depth += 1
+            try:
+                for where, container in facts:
+                    if all(p.isidentifier() for p in container.split(".")):
+                        held = self._table_callables(fid, where, container)
+                        out.extend(c for c in held if c.kind in _CLASS_KINDS and c not in out)
+            finally:
+                self._depth -= 1
+        if self._depth == 0:
+            self._iterated[key] = out
         return out
 
     def _elements(self, fid: int, scope: Sym, text: str) -> list[Sym]:
@@ -1993,9 +2010,9 @@ class Resolver:
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
                 if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
                     out_typed.extend(self._held_functions(fid, scope, receiver))
-            if typed and not classes and kind == "call" and name != "__call__" and language == "python":
-                # `for cls in ADAPTER_CLASSES: if cls.is_item(item)`: the member of each class object it may hold
-                held = self._iterated_classes(fid, scope, receiver) if not rest else []
+            if typed and not rest and not classes and kind == "call" and language == "python" and self._class_callable(name):
+                # `for cls in ADAPTER_CLASSES: if cls.is_item(item)`: the classmethod of each class object it may hold
+                held = self._iterated_classes(fid, scope, receiver)
                 out_typed.extend(self._instance_targets(held, lambda c: [m for m in [self.member(c.id, name)] if m]))
             if typed and rest and name in ("__next__", "__iter__"):  # `self._it = self._reader()`, `next(self._it)`
                 out_typed.extend(self._held_generators(fid, scope, receiver))
