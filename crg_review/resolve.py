@@ -3003,9 +3003,9 @@ def _type_name(text: str) -> str:
     return text if all(p.isidentifier() for p in text.split(".")) else ""
 
 
-def _type_names(text: str) -> list[str]:
-    """Every class a union annotation names (``File | Field | None`` → File, Field; ``Union[A, B]`` → A, B),
-    else the one :func:`_type_name` gives."""
+def _union_members(text: str) -> list[str]:
+    """The members of a union annotation, nested unions flattened (``File | Union[A, B] | None`` → File, A, B),
+    ``None`` left out; else the annotation itself."""
     out: list[str] = []
     for part in _split_top(text.strip().strip("'\"").strip(), "|"):
         part = part.strip("'\"").strip()
@@ -3013,10 +3013,16 @@ def _type_names(text: str) -> list[str]:
             continue
         head, bracket, rest = part.partition("[")
         if bracket and rest.endswith("]") and head.strip().rpartition(".")[2] in ("Union", "Optional"):
-            out.extend(n for a in _split_top(rest[:-1], ",") for n in _type_names(a))
-        elif name := _type_name(part):
-            out.append(name)
-    return list(dict.fromkeys(out))
+            out.extend(m for a in _split_top(rest[:-1], ",") for m in _union_members(a))
+        else:
+            out.append(part)
+    return out
+
+
+def _type_names(text: str) -> list[str]:
+    """Every class a union annotation names (``File | Field | None`` → File, Field; ``Union[A, B]`` → A, B),
+    else the one :func:`_type_name` gives."""
+    return list(dict.fromkeys(name for part in _union_members(text) if (name := _type_name(part))))
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -3101,15 +3107,7 @@ def _class_object_names(annotation: str) -> list[str]:
     found = _class_object_name(annotation)
     if found:
         return [found]
-    out: list[str] = []
-    for part in _split_top(annotation.strip().strip("'\"").strip(), "|"):
-        part = part.strip("'\"").strip()
-        head, bracket, rest = part.partition("[")
-        if bracket and rest.endswith("]") and head.strip().rpartition(".")[2] in ("Union", "Optional"):
-            out.extend(n for a in _split_top(rest[:-1], ",") for n in _class_object_names(a))
-        elif name := _class_object_name(part):
-            out.append(name)
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(name for part in _union_members(annotation) if (name := _class_object_name(part))))
 
 
 def _call_chain(text: str) -> tuple[str, list[str]] | None:
