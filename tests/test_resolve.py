@@ -2285,12 +2285,14 @@ def test_a_member_of_an_enumeration_is_an_instance_of_its_class(repo: Path, tmp_
         "class Color(enum.IntEnum):\n    RED = 1\n\n    def describe(self):\n        return '#f00'\n\n\n"
         "class Plain:\n    RED = 1\n\n    def describe(self):\n        return 'plain'\n\n\n"
         "def compare():\n    years = Unit['YEARS']\n    days = Unit['DAYS']\n    return days < years\n\n\n"
+        "def compare_pair():\n    years, days = Unit['YEARS'], Unit['DAYS']\n    return days < years\n\n\n"
         "def member():\n    return Unit.YEARS.describe()\n\n\n"
         "def held():\n    c = Color.RED\n    return c.describe()\n\n\n"
         "def plain():\n    c = Plain.RED\n    return c.describe()\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("e.py", "Unit.__lt__", "typed") in calls(edges, "e.py::compare")
+    assert ("e.py", "Unit.__lt__", "typed") in calls(edges, "e.py::compare_pair")  # `a, b = x, y` pairs them
     assert calls(edges, "e.py::member") == {("e.py", "Unit.describe", "class")}
     assert calls(edges, "e.py::held") == {("e.py", "Color.describe", "typed")}
     assert ("e.py", "Plain.describe", "typed") not in calls(edges, "e.py::plain")  # an int, not a Plain

@@ -638,6 +638,28 @@ def _assignment(node: Any, source: bytes) -> list[Item]:
     left = node.child_by_field_name("left")
     right = node.child_by_field_name("right")
     annotation = node.child_by_field_name("type")
+    pairs = _paired(left, right)
+    if pairs:  # `years, minutes = Unit["YEARS"], Unit["MINUTES"]`: each name as if assigned its own value
+        return [item for name, value in pairs for item in _assigned(name, value, None, source)]
+    return _assigned(left, right, annotation, source)
+
+
+def _paired(left: Any, right: Any) -> list[tuple[Any, Any]]:
+    """The (name, value) pairs of ``a, b = x, y`` (as many names as values, no starred one), else none."""
+    if left is None or right is None or left.type not in ("pattern_list", "tuple_pattern"):
+        return []
+    if right.type not in ("expression_list", "tuple"):
+        return []
+    names, values = left.named_children, right.named_children
+    if len(names) != len(values) or any(n.type != "identifier" for n in names):
+        return []
+    if any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
+        return []
+    return list(zip(names, values))
+
+
+def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Item]:
+    """The items of ``left = right`` (see :func:`_assignment`)."""
     left_kind = left.type if left is not None else ""
     right_kind = right.type if right is not None else ""
     out: list[Item] = []
