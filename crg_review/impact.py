@@ -37,7 +37,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from .errors import CrgError
 from .languages import hooks_for, language_for_path
 from .languages.python import TEST_BASES
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, Symbol, param_name
+from .model import (
+    CLASS_KINDS,
+    CLASS_TEST_HOOKS,
+    FUNCTION_TEST_HOOKS,
+    MAIN_SCOPE,
+    MODULE_QUALNAME,
+    MODULE_TEST_HOOKS,
+    Symbol,
+    param_name,
+)
 from .resolve import FAMILY_CONFIDENCE, PROTOCOL_METHODS
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 from .store import escape_like
@@ -155,11 +164,7 @@ _COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
 _MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
-_SETUPS = frozenset(
-    ("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass")
-    + ("setup_method", "teardown_method", "setup_class", "teardown_class", "setup_module", "teardown_module")
-    + ("setUpModule", "tearDownModule", "setup_function", "teardown_function")
-)
+_SETUPS = frozenset((*CLASS_TEST_HOOKS, *MODULE_TEST_HOOKS, *FUNCTION_TEST_HOOKS))
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not

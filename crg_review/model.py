@@ -36,6 +36,14 @@ MAIN_SCOPE = "__main__"
 RETURN_FACT = "return"
 #: kinds of symbols that run when called
 FUNCTION_KINDS = frozenset(("function", "method"))
+#: the hooks unittest and pytest run around each test method of a class (found through the test's class), those they
+#: run around every test of a module, and those around its module-level test functions (module-level functions)
+CLASS_TEST_HOOKS = (
+    *("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass"),
+    *("setup_method", "teardown_method", "setup_class", "teardown_class"),
+)
+MODULE_TEST_HOOKS = ("setup_module", "teardown_module", "setUpModule", "tearDownModule")
+FUNCTION_TEST_HOOKS = ("setup_function", "teardown_function")
 
 
 def stored_method(variable: str, value: str) -> bool:

@@ -49,7 +49,18 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import CLASS_KINDS, MAIN_SCOPE, MODULE_QUALNAME, RETURN_FACT, decorator_name, param_name, stored_method
+from .model import (
+    CLASS_KINDS,
+    CLASS_TEST_HOOKS,
+    FUNCTION_TEST_HOOKS,
+    MAIN_SCOPE,
+    MODULE_QUALNAME,
+    MODULE_TEST_HOOKS,
+    RETURN_FACT,
+    decorator_name,
+    param_name,
+    stored_method,
+)
 from .store import escape_like, path_names
 
 __all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
@@ -2924,20 +2935,12 @@ class Resolver:
 
 
 #: a test method's implicit ``setUp`` reference stands for every set-up hook unittest runs before it, and the tear-down
-#: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate())
-_SETUP_FAMILY = {
-    "setUp": (
-        *("setUp", "asyncSetUp", "setUpClass", "setUpTestData", "tearDown", "asyncTearDown", "tearDownClass"),
-        # pytest's own (xunit) hooks of a test class, its unittest ones too
-        *("setup_method", "teardown_method", "setup_class", "teardown_class"),
-    )
-}
+#: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate()),
+#: pytest's own (xunit) hooks of a test class too
+_SETUP_FAMILY = {"setUp": CLASS_TEST_HOOKS}
 #: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and
 #: ``setup_function`` (its module-level test functions): python.extra_references
-_MODULE_SETUP_FAMILY = {
-    "setup_module": ("setup_module", "teardown_module", "setUpModule", "tearDownModule"),
-    "setup_function": ("setup_function", "teardown_function"),
-}
+_MODULE_SETUP_FAMILY = {"setup_module": MODULE_TEST_HOOKS, "setup_function": FUNCTION_TEST_HOOKS}
 
 _INSERT_EDGE = (
     "INSERT INTO edges(src_id, dst_id, kind, file_id, dst_file_id, line, resolution, confidence, candidates)"

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import (
     CLASS_KINDS,
+    FUNCTION_TEST_HOOKS,
     MAIN_SCOPE,
     MODULE_QUALNAME,
+    MODULE_TEST_HOOKS,
     Import,
     ParseResult,
     Reference,
@@ -1408,10 +1410,6 @@ SUBSCRIPT_METHODS = {
 _NOT_FIXTURES = frozenset(("self", "cls", "request"))
 
 
-#: module-level functions run around the tests of their module: every test (pytest's and unittest's hooks), and
-#: module-level test functions only (resolve._MODULE_SETUP_FAMILY: what the references below stand for)
-MODULE_HOOKS = frozenset(("setup_module", "teardown_module", "setUpModule", "tearDownModule"))
-FUNCTION_HOOKS = frozenset(("setup_function", "teardown_function"))
 #: the fixtures ``@pytest.mark.usefixtures("db", "app")`` names
 _USEFIXTURES = re.compile(r"""(?:^|\.)usefixtures\((.*)\)$""", re.DOTALL)
 _FIXTURE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["']""")
@@ -1427,7 +1425,9 @@ def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> l
     # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
     top = {s.name for s in symbols if s.kind == "function" and s.parent is None}
-    module_hooks, function_hooks = bool(top & MODULE_HOOKS), bool(top & FUNCTION_HOOKS)
+    # module-level functions run around its tests: every test, or its module-level test functions only (what the
+    # references below stand for: resolve._MODULE_SETUP_FAMILY)
+    module_hooks, function_hooks = bool(top.intersection(MODULE_TEST_HOOKS)), bool(top.intersection(FUNCTION_TEST_HOOKS))
     marked = {s.qualname: _used_fixtures(s.decorators) for s in symbols if s.kind == "class" and s.decorators}
     # `pytestmark = pytest.mark.usefixtures("db")` (or a list of marks) at the top of a test module: all its tests
     module_marked = _module_fixtures(source) if in_test_file and b"pytestmark" in source else []
