@@ -635,12 +635,12 @@ class Resolver:
         found = self._facts_of(fid, scope, var)
         return bool(found) and all(where.kind in _CLASS_KINDS for where, _ in found)
 
-    def _class_callable(self, name: str) -> bool:
-        """Whether some method of that name is a classmethod or a staticmethod (called on a class object)."""
+    def _class_callable(self, name: str, receiver: str) -> bool:
+        """Whether some method ``receiver.name`` may call is a classmethod or a staticmethod (called on a class object)."""
         found = self._class_callables.get(name)
         if found is None:
             found = self._class_callables[name] = any(
-                d in ("classmethod", "staticmethod") for c in self._candidates(name, "x") for d in c.decorators
+                d in ("classmethod", "staticmethod") for c in self._candidates(name, receiver) for d in c.decorators
             )
         return found
 
@@ -653,7 +653,11 @@ class Resolver:
         if self._depth == 0 and key in self._iterated:  # (a deeper ask may be cut short: not kept)
             return self._iterated[key]
         out: list[Sym] = []
-        facts = [(w, t.removesuffix(".values")) for w, (k, t) in self._facts_of(fid, scope, var) if k == "element"]
+        facts = [  # `for cls in T.values()`; `for key, cls in T.items()`: its second name (as _looked_up_callables)
+            (w, t.removesuffix(".values").removesuffix(".items"))
+            for w, (k, t) in self._facts_of(fid, scope, var)
+            if k == "element"
+        ]
         if facts:
             self._depth += 1
             try:
@@ -2021,7 +2025,7 @@ class Resolver:
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
                 if rest:  # `self.key = key or make_key` then `self.key(...)` (a plain name's aliases: _resolve_name)
                     out_typed.extend(self._held_functions(fid, scope, receiver))
-            if typed and not rest and not classes and kind == "call" and language == "python" and self._class_callable(name):
+            if typed and not rest and not classes and kind == "call" and language == "python" and self._class_callable(name, receiver):
                 # `for cls in ADAPTER_CLASSES: if cls.is_item(item)`: the classmethod of each class object it may hold
                 held = self._iterated_classes(fid, scope, receiver)
                 out_typed.extend(self._instance_targets(held, lambda c: [m for m in [self.member(c.id, name)] if m]))

@@ -1446,7 +1446,7 @@ def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> l
             out.append(Reference("fixture", "setup_module", "module", s.start_line, s.qualname))
         if function_hooks and s.kind == "function" and s.parent is None:
             out.append(Reference("fixture", "setup_function", "module", s.start_line, s.qualname))
-        # `@pytest.mark.usefixtures("db")` on the test or a class around it (`pytestmark` is not read)
+        # `@pytest.mark.usefixtures("db")` on the test, a class around it or the module's `pytestmark`
         used = _used_fixtures(s.decorators) + module_marked
         owner = s.parent
         while owner is not None:
@@ -1457,6 +1457,7 @@ def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> l
 
 
 _PYTESTMARK = re.compile(rb"^pytestmark\s*(?::[^=]*)?=(.*?)(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
+_USEFIXTURES_IN_MARKS = re.compile(r"usefixtures\(([^)]*)\)")
 
 
 def _module_fixtures(source: bytes) -> list[str]:
@@ -1465,7 +1466,7 @@ def _module_fixtures(source: bytes) -> list[str]:
     if found is None:
         return []
     marks = found.group(1).decode("utf-8", "replace")
-    return _used_fixtures([m.group(0) for m in re.finditer(r"usefixtures\([^)]*\)", marks)])
+    return [name for args in _USEFIXTURES_IN_MARKS.findall(marks) for name in _FIXTURE_NAME.findall(args)]
 
 
 def _used_fixtures(decorators: Sequence[str]) -> list[str]:
