@@ -1857,7 +1857,12 @@ class Resolver:
         try:
             for where, text in aliases:
                 if text == name:
-                    continue
+                    if where == scope or where.parent_id is None or name not in _param_names(where):
+                        continue
+                    # `def dump_tree(node, iter_node=iter_node): def dump(n): iter_node(n)`: the default is the
+                    # outer definition, evaluated where the `def` runs (the enclosing function's own body looks
+                    # past its parameters already)
+                    where = self.sym(where.parent_id)
                 recv, _, target = text.rpartition(".")
                 hits.extend(
                     t

@@ -509,6 +509,19 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
     assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
 
 
+def test_a_parameter_defaulting_to_a_function_calls_it_in_nested_functions(repo: Path, tmp_path: Path) -> None:
+    # astor's `def dump_tree(node, iter_node=iter_node): def dump(n): ... iter_node(n)` (a "runtime optimization")
+    files = {
+        "util.py": "def iter_node(n):\n    return [n]\n\n\ndef other(n):\n    return n\n",
+        "dump.py": "from util import iter_node, other\n\n\ndef dump_tree(node, iter_node=iter_node, fn=other, plain=None):\n"
+        "    def dump(n):\n        return iter_node(n), fn(n), plain(n)\n\n    return dump(node)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "dump.py::dump_tree.dump")
+    assert {("util.py", "iter_node"), ("util.py", "other")} <= {(p, q) for p, q, _ in found}
+    assert all(q != "dump_tree" for _, q, _ in found)  # and `plain`, no default naming a definition, calls nothing known
+
+
 def test_pytest_fixtures_resolve_with_conftest_scoping_and_unittest_setup(repo: Path, tmp_path: Path) -> None:
     files = {
         "conftest.py": "import pytest\n\n@pytest.fixture\ndef app():\n    return 1\n",
