@@ -2221,8 +2221,10 @@ def walk_tests(
                 graph.nodes(missing)
             # x.m() matched by name: weak among many candidates, or when m is also a method of a built-in
             # type (x.update() is more often a dict's); followed when the scope (or its fixtures, or its
-            # class) makes or names m's class, as in ``def test(runner): runner.invoke(...)``
-            demoted = node.kind == "method" and node.language == "python" and node.name in _BUILTIN_METHODS
+            # class) makes or names m's class, as in ``def test(runner): runner.invoke(...)``. A function so named
+            # (mando's test command `def append(...)` for `real_args.append(x)`) is never a guess followed: no
+            # class of its own tells the receiver's
+            demoted = node.kind in _FUNCTION_KINDS and node.language == "python" and node.name in _BUILTIN_METHODS
             floor = 0.0 if dst in start_set else TEST_EDGE_MIN_CONFIDENCE
             # a function nothing calls, only named: one stored at import time in a module's table
             # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which only

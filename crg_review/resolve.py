@@ -1735,6 +1735,10 @@ class Resolver:
         if name in _PROTOCOL_METHODS:
             return []  # protocol methods of unknown objects: every class has them, a name says nothing
         cands = self._candidates(name, receiver)
+        if not receiver and language == "python":
+            # a bare name is no method of a class outside the scope: Python has no implicit self (mando's
+            # `command, a = self.parse(args); command(*a)` is not `SubProgram.command`)
+            cands = [c for c in cands if c.kind != "method"]
         if receiver.startswith("super"):  # a cooperative `super().save()` of a mixin: never the method itself
             cands = [c for c in cands if c.id != scope.id]
         if kind == "attr":

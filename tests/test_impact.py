@@ -1422,6 +1422,23 @@ def test_a_name_shared_with_a_builtin_method_is_not_followed_without_its_class(t
     assert set(selected(review(capsys, repo))) == {"tests/test_merge.py::test_tick"}
 
 
+def test_a_function_named_like_a_builtin_method_is_no_guess_for_a_method_call(tmp_path: Path, capsys: Any) -> None:
+    # mando: a test module's command `def append(...)` matched by name for `real_args.append(x)` in the parser; the
+    # walk took the parser to reach every test of the project
+    repo = project(tmp_path)
+    write(repo, "pkg/cli.py", "def parse(args):\n    real = []\n    for a in args:\n        real.append(a)\n    return real\n")
+    write(repo, "pkg/commands.py", "def append(x):\n    return helper(x)\n\n\ndef helper(x):\n    return [x]\n")
+    write(
+        repo,
+        "tests/test_cli.py",
+        "from pkg.cli import parse\nfrom pkg.commands import append\n\n\ndef test_parse():\n    assert parse([1])\n\n\n"
+        "def test_append():\n    assert append(1)\n",
+    )
+    commit(repo, "cli")
+    edit(repo, "pkg/commands.py", "    return [x]\n", "    return [x, x]\n")
+    assert set(selected(review(capsys, repo))) == {"tests/test_cli.py::test_append"}
+
+
 def test_a_built_in_method_name_of_one_class_family_is_followed(tmp_path: Path, capsys: Any) -> None:
     # `t.read(lines)` over token classes handed in: `read` is also a file's method, yet every `read` of the project
     # is one of the Token family's, so the scanner calls the changed one (mistletoe's tokenize_block)

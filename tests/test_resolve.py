@@ -509,6 +509,20 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
     assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
 
 
+def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
+    # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
+    files = {
+        "core.py": "class Program:\n    def command(self, f):\n        return f\n\n"
+        "    def parse(self, args):\n        return args, []\n\n    def execute(self, args):\n"
+        "        command, a = self.parse(args)\n        return command(*a), helper(a)\n",
+        "other.py": "def helper(x):\n    return x\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = {(p, q) for p, q, _ in calls(edges, "core.py::Program.execute")}
+    assert ("core.py", "Program.command") not in found
+    assert ("core.py", "Program.parse") in found and ("other.py", "helper") in found
+
+
 def test_a_parameter_defaulting_to_a_function_calls_it_in_nested_functions(repo: Path, tmp_path: Path) -> None:
     # astor's `def dump_tree(node, iter_node=iter_node): def dump(n): ... iter_node(n)` (a "runtime optimization")
     files = {
