@@ -1639,7 +1639,7 @@ class Resolver:
                             add(user.id, g, "call", line)
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
-            # with it, one per read
+            # with it, one per read; a decorator class's __call__, the functions it wraps (`@curry def memoize`)
             for getter, made in self._descriptor_getter_calls(fid):
                 confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(made)), 3)
                 for fn, line in made:
@@ -2487,18 +2487,23 @@ class Resolver:
 
         return self._through_decorator(fid, fn, made)
 
-    def _descriptor_getters(self, fid: int, fn: Sym) -> list[Sym]:
+    def _descriptor_getters(self, fid: int, fn: Sym, *, called: bool = False) -> list[Sym]:
         """The ``__get__`` of the descriptor class a decorator of this file turns ``fn`` into: the decorator is
         the class itself or a function returning one (``instanceproperty = lambda f: InstanceProperty(f)``).
-        Only for this file's functions and decorators: another file's bodies are not read here."""
+        ``called``: and the ``__call__`` of a class that is the decorator itself (toolz's ``@curry def memoize``:
+        calling memoize calls the instance, whose ``__call__`` runs the function it holds; not ``@Cls(...)``, whose
+        ``__call__`` is given the function to wrap). Only for this file's functions and decorators: another file's
+        bodies are not read here."""
         if fn.file_id != fid or fn.kind not in ("function", "method"):
             return []
+        plain = "(" not in fn.decorators[0] if fn.decorators else False
 
         def getters(d: Sym) -> list[Sym]:
             if d.file_id != fid:
                 return []
             classes = [d] if d.kind in _CLASS_KINDS else self._returns(d, fid) if d.kind in ("function", "method") else []
-            return [g for g in (self.member(c.id, "__get__") for c in classes) if g is not None]
+            hooks = ("__get__", "__call__") if called and plain and d.kind in _CLASS_KINDS else ("__get__",)
+            return [g for g in (self.member(c.id, hook) for c in classes for hook in hooks) if g is not None]
 
         return self._through_decorator(fid, fn, getters)
 
@@ -2863,13 +2868,14 @@ class Resolver:
 
     def _descriptor_getter_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
         """The ``__get__`` methods of the file with the functions of the file a decorator turns into their
-        descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function."""
-        getters = [g for g in self.named("__get__") if g.file_id == fid and g.kind == "method"]
+        descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function; and the
+        ``__call__`` methods of the decorator classes of the file with the functions they wrap."""
+        getters = [g for name in ("__get__", "__call__") for g in self.named(name) if g.file_id == fid and g.kind == "method"]
         if not getters:
             return []
         made: dict[int, list[tuple[Sym, int]]] = {}
         for fn in self._decorated_in(fid):
-            for getter in self._descriptor_getters(fid, fn):
+            for getter in self._descriptor_getters(fid, fn, called=True):
                 if getter in getters:
                     made.setdefault(getter.id, []).append((fn, self._start_line(fn)))
         return [(self.sym(gid), fns) for gid, fns in made.items()]

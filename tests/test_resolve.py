@@ -1958,6 +1958,29 @@ def test_reading_an_attribute_a_descriptor_decorates_runs_its_get(repo: Path, tm
     }
 
 
+
+def test_calling_a_function_a_decorator_class_wraps_runs_its_call(repo: Path, tmp_path: Path) -> None:
+    # toolz's `@curry def memoize(...)`: the name holds a curry, whose __call__ runs the function it keeps
+    edges, _, _ = index(
+        repo,
+        {
+            "pkg/fn.py": (
+                "from functools import partial\n\n\nclass curry:\n    def __init__(self, func, *args):\n"
+                "        self._partial = partial(func, *args)\n\n    def __call__(self, *args):\n"
+                "        return self._partial(*args)\n\n\n"
+                "class register:\n    def __init__(self, name):\n        self.name = name\n\n"
+                "    def __call__(self, func):\n        return func\n\n\n"
+                "@curry\ndef memoize(func, cache=None):\n    return func\n\n\n"
+                "@curry\ndef get(key, seq):\n    return seq[key]\n\n\n"
+                "@register('x')\ndef handler():\n    return 1\n"
+            ),
+        },
+        tmp_path / "i.db",
+    )
+    assert calls(edges, "pkg/fn.py::curry.__call__") == {("pkg/fn.py", "memoize", "decorated"), ("pkg/fn.py", "get", "decorated")}
+    # `@register(...)` gives the function to __call__, which wraps it and runs nothing
+    assert calls(edges, "pkg/fn.py::register.__call__") == set()
+
 def test_a_module_level_alias_is_imported_as_what_it_names(repo: Path, tmp_path: Path) -> None:
     edges, _, _ = index(
         repo,
