@@ -175,6 +175,9 @@ _BUILTIN_METHODS = frozenset(
     for name in dir(t)
     if not name.startswith("_")
 )
+#: packages pytest imports whenever it runs (itself and the dependencies it imports on start-up): a project that is
+#: one of them runs its tests under the code it changes
+RUNNER_PACKAGES = frozenset(("pytest", "_pytest", "pluggy", "iniconfig"))
 #: special methods that run where an instance is used, not where it is made: a call of the class makes one
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access), so the scopes that call the class stand for its unknown users
@@ -3308,6 +3311,20 @@ def related_code_for(ws: Workspace, review: Review, limit: int = 3) -> list[Rela
         return []
 
 
+def _runner_package_changed(graph: Graph, starts: Sequence[int]) -> str | None:
+    """Why every test is selected when the change is to a package pytest itself imports before it runs a test
+    (:data:`RUNNER_PACKAGES`: developing pluggy or iniconfig, the checkout's code is the runner's): a fault there can
+    stop every test, whatever calls it; None otherwise."""
+    for node in sorted(graph.nodes(starts).values(), key=attrgetter("path", "start_line")):
+        if node.language != "python" or node.in_test_file:
+            continue
+        name = graph.import_name(node.path)
+        top = name.partition(".")[0] if name else ""
+        if top in RUNNER_PACKAGES:
+            return f"{node.path} changed: pytest imports {top} before it runs any test"
+    return None
+
+
 def _plugin_hook_changed(graph: Graph, starts: Sequence[int]) -> str | None:
     """Why every test is selected when a changed function is a pytest hook (``pytest_configure``, ...) of a module
     the project loads as a plugin (:func:`~crg_review.pytest_settings.registered_plugins`): pytest calls it for the
@@ -3341,6 +3358,8 @@ def _analyze(
     review = Review(base=base, head=head, changed=list(touched.changed), select_all=touched.select_all)
     if review.select_all is None:
         review.select_all = _plugin_hook_changed(graph, sorted(touched.start_ids))
+    if review.select_all is None:
+        review.select_all = _runner_package_changed(graph, sorted(touched.start_ids))
     head_paths = {r[0] for r in graph.conn.execute("SELECT path FROM files WHERE status NOT LIKE 'skipped:%'")}
     findings: list[Finding] = []
 

@@ -2586,6 +2586,25 @@ def test_a_hook_of_a_pytest_plugin_the_project_loads_selects_all(
     assert review(capsys, repo, "HEAD~1..HEAD")["select_all"] is None
 
 
+def test_a_change_to_a_package_pytest_imports_on_start_up_selects_all(capsys: Any, tmp_path: Path) -> None:
+    """Developing pluggy (or iniconfig), pytest runs on the checkout's code: a fault in what pytest calls on start-up
+    stops every test, which no call in the project shows. Another package, or pluggy's tests, select as usual."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "src/pluggy/__init__.py", "from ._manager import PluginManager\n")
+    write(repo, "src/pluggy/_manager.py", "class PluginManager:\n    def unblock(self, name):\n        return name\n")
+    write(repo, "src/other/__init__.py", "def unblock(name):\n    return name\n")
+    write(repo, "testing/test_other.py", "from other import unblock\n\n\ndef test_unblock():\n    assert unblock(1)\n")
+    commit(repo, "pluggy")
+    edit(repo, "src/pluggy/_manager.py", "return name", "return [name]")
+    commit(repo, "change pluggy")
+    data = review(capsys, repo, "HEAD~1..HEAD")
+    assert data["select_all"] and "pytest imports pluggy" in data["select_all"]
+    edit(repo, "src/other/__init__.py", "return name", "return [name]")
+    commit(repo, "change another package")
+    data = review(capsys, repo, "HEAD~1..HEAD")
+    assert data["select_all"] is None and selected(data) == {"testing/test_other.py::test_unblock": (1, "graph")}
+
+
 def test_a_test_class_body_that_runs_a_change_selects_every_test_of_its_module(capsys: Any, tmp_path: Path) -> None:
     """`variant = make(1)` in the body of a test class runs when pytest imports the module: if `make` breaks, so
     does the import, and every test of the module fails, not only the class's; another module's tests do not."""
