@@ -623,12 +623,27 @@ class Resolver:
                         for t in self._resolve_name(fid, where, name, receiver, "type")
                         if t.resolution != "name-match" and t.sym.kind in _CLASS_KINDS
                     ]
-                    if not hits and kind == "alias" and name_text != var:
-                        hits = self._class_objects(fid, where, name_text)
+                    if kind == "alias" and name_text != var:
+                        # (a parameter's default names one class, its annotation may name more: `error: Type[A] |
+                        # Type[B] = A`)
+                        hits.extend(c for c in self._class_objects(fid, where, name_text) if c not in hits)
                     out.extend(c for c in hits if c not in out)
         finally:
             self._depth -= 1
         return out
+
+    def _attribute_class_objects(self, fid: int, cls: Sym, attr: str) -> list[Target]:
+        """What calling an instance attribute that holds class objects runs, for a class of this file whose methods
+        assign the attribute one: the classes and their constructors (docopt's ``raise tokens.error(...)`` for
+        ``def parse_longer(tokens: Tokens)``, where ``Tokens.__init__`` says ``self.error = error`` of a parameter
+        ``error: Type[DocoptExit] | Type[DocoptLanguageError] = DocoptExit``). Another file's facts are not read here."""
+        if cls.file_id != fid or cls.kind not in _CLASS_KINDS:
+            return []
+        inside = next((m for m in self.children(cls.id) if m.kind == "method"), None)
+        objects = self._class_objects(fid, inside, f"self.{attr}") if inside is not None else []
+        return [Target(c, "typed", 0.9) for c in objects] + [
+            t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor)
+        ]
 
     def _bound_in_class_body(self, fid: int, scope: Sym, var: str) -> bool:
         """Whether every fact of ``self.x`` comes from a class body (``x = Cls``), none from a method."""
@@ -2051,6 +2066,9 @@ class Resolver:
                 elif language == "python":
                     bound = self._class_attribute_functions(fid, cls_sym, name) if kind == "call" else []
                     out_typed.extend(bound)  # `concat = staticmethod(native_concat)` in its body
+                    if not bound and kind == "call":  # `self.error = DocoptExit` in a method: a class object
+                        bound = self._attribute_class_objects(fid, cls_sym, name)
+                        out_typed.extend(bound)
                     if not bound and kind in ("call", "attr"):
                         out_typed.extend(self._getattr_hook(cls_sym.id, name))
                 if kind in ("call", "attr"):
@@ -3126,10 +3144,11 @@ def _class_object_name(annotation: str) -> str:
 def _class_object_names(annotation: str) -> list[str]:
     """The classes a ``type[Foo]`` annotation names, or the ``type[...]`` members of a union (``Field |
     type[Field]``, ``Union[Field, Type[Field]]``)."""
-    found = _class_object_name(annotation)
-    if found:
-        return [found]
-    return list(dict.fromkeys(name for part in _union_members(annotation) if (name := _class_object_name(part))))
+    members = _union_members(annotation)
+    if len(members) == 1:  # (`Type[A] | Type[B]` is no `Type[...]` around `A] | Type[B`)
+        found = _class_object_name(members[0])
+        return [found] if found else []
+    return list(dict.fromkeys(name for part in members if (name := _class_object_name(part))))
 
 
 def _call_chain(text: str) -> tuple[str, list[str]] | None:

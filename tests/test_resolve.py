@@ -509,6 +509,23 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
     assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
 
 
+def test_calling_an_attribute_holding_a_class_object_constructs_it(repo: Path, tmp_path: Path) -> None:
+    # docopt-ng: `raise tokens.error("...")` where Tokens.__init__ stores `self.error = error`, a parameter
+    # `error: Type[DocoptExit] | Type[LangError] = DocoptExit`
+    files = {
+        "m.py": "from typing import Type\n\n\nclass DocoptExit(Exception):\n    def __init__(self, message=''):\n"
+        "        super().__init__(message)\n\n\nclass LangError(Exception):\n    pass\n\n\n"
+        "class Tokens(list):\n    def __init__(self, source, error: Type[DocoptExit] | Type[LangError] = DocoptExit):\n"
+        "        super().__init__(source)\n        self.error = error\n\n\n"
+        "def parse_longer(tokens: Tokens):\n    raise tokens.error('bad')\n\n\n"
+        "def parse_other():\n    t = Tokens([])\n    raise t.error('bad')\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for fn in ("parse_longer", "parse_other"):
+        found = {(q, r) for _, q, r in calls(edges, f"m.py::{fn}")}
+        assert {("DocoptExit", "typed"), ("LangError", "typed"), ("DocoptExit.__init__", "constructor")} <= found, found
+
+
 def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
     # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
     files = {
