@@ -994,6 +994,22 @@ class Resolver:
             found = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, f"{module}.{name}", 0)]
         return [Target(t.sym, "string", min(t.confidence, _STRING_CONFIDENCE)) for t in found if t.resolution != "name-match"]
 
+    def _package_modules(self, fid: int, package: str) -> list[Target]:
+        """The modules right below a package of the repository (``pkg/ext/x.py``, ``pkg/ext/y/__init__.py``), which
+        a loader importing ``f"pkg.ext.{name}"`` may import, each as sure as a dotted string (a module added to or
+        removed from the package names the package in its path: resolve.affected_files takes the loader's file)."""
+        out: list[Target] = []
+        for init in self.module_files(fid, package, 0):
+            directory = posixpath.dirname(self.file(init)[0])
+            if self.file(init)[0] != f"{directory}/__init__.py":
+                continue  # a module, no package
+            for path, module in sorted(self.path_ids().items()):
+                rest = path[len(directory) + 1 :] if path.startswith(directory + "/") else ""
+                below = rest.count("/") == 0 and rest != "__init__.py" or rest.count("/") == 1 and rest.endswith("/__init__.py")
+                if below and rest.endswith(".py") and self.file(module)[1] == "python":
+                    out.append(Target(self.module_symbol(module), "string", _STRING_CONFIDENCE))
+        return out
+
     def module_files(self, importer: int, module: str, level: int) -> list[int]:
         """Files an import of ``module`` (relative ``level``) from file ``importer`` can mean."""
         key = (module, level, importer)
@@ -1473,6 +1489,10 @@ class Resolver:
                     # `register('ods', 'tablib.formats._ods.ODSFormat')`), which runs the module's body
                     add(scope.id, t, "import", line)
                 continue
+            if kind == "modprefix":  # `import_module(f"pkg.ext.{name}")`: any module of the package pkg.ext
+                for t in self._package_modules(fid, f"{receiver}.{name}" if receiver else name):
+                    add(scope.id, t, "import", line)
+                continue
             if kind == "spawn":  # a command line running a module: its `if __name__ == "__main__":` block runs
                 for t, how in self._spawned(fid, receiver):
                     add(scope.id, t, how, line)
@@ -1655,7 +1675,7 @@ class Resolver:
         if language == "python":
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read; a decorator class's __call__, the functions it wraps (`@curry def memoize`)
-            for getter, made in self._descriptor_getter_calls(fid):
+            for getter, made in self._wrapper_class_calls(fid):
                 confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(made)), 3)
                 for fn, line in made:
                     add(getter.id, Target(fn, "decorated", confidence, len(made)), "call", line)
@@ -2884,7 +2904,7 @@ class Resolver:
             self._depth -= 1
         return out
 
-    def _descriptor_getter_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
+    def _wrapper_class_calls(self, fid: int) -> list[tuple[Sym, list[tuple[Sym, int]]]]:
         """The ``__get__`` methods of the file with the functions of the file a decorator turns into their
         descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function; and the
         ``__call__`` methods of the decorator classes of the file with the functions they wrap."""

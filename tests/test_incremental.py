@@ -421,6 +421,30 @@ def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -
     assert imported == expected, imported
 
 
+def test_a_loader_importing_a_module_name_made_at_run_time_follows_the_package(tmp_path: Path) -> None:
+    # pkg/loader.py never changes while the package its `import_module(f"pkg.ext.{name}")` names gains and loses modules
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    (repo / "pkg/loader.py").write_text(
+        "from importlib import import_module\n\n\ndef load(name):\n    return import_module(f'pkg.ext.{name}')\n"
+    )
+    (repo / "pkg/ext/toc").mkdir(parents=True)
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/ext/__init__.py", ""),
+        ("pkg/ext/gfm.py", "def make():\n    return 1\n"),
+        ("pkg/ext/toc/__init__.py", ""),
+        ("pkg/ext/toc/deep.py", "X = 1\n"),
+        ("pkg/ext/gfm.py", None),
+        ("pkg/ext/__init__.py", None),
+    ]
+    expected = [[], ["pkg/ext/gfm.py"], ["pkg/ext/gfm.py", "pkg/ext/toc/__init__.py"]]
+    expected += [["pkg/ext/gfm.py", "pkg/ext/toc/__init__.py"], ["pkg/ext/toc/__init__.py"], []]
+    steps_found = edit_steps(repo, tmp_path, steps, lambda e: e[0] == "pkg/loader.py" and e[4:6] == ["import", "string"])
+    assert [[p for p, _ in step] for step in steps_found] == expected
+
+
 def test_a_call_through_getattr_follows_the_class_gaining_and_losing_it(tmp_path: Path) -> None:
     # `db.insert(1)` in pkg/use.py runs DB.__getattr__ while DB lacks insert; pkg/use.py, which does not name DB
     # (it gets one from pkg/make.py), never changes

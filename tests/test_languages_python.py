@@ -355,3 +355,14 @@ def test_decorator_arguments_are_evaluated_where_the_def_runs() -> None:
     assert {("call", "retry", "flaky"), ("call", "work", "flaky")} <= refs  # the decorator stays with its function
     assert ("call", "retry", "<module>") not in refs
     assert ("fixture", "db", "test_v") in refs and ("fixture", "db", "<module>") not in refs  # a fixture the test takes
+
+
+def test_a_module_name_made_at_run_time_under_a_package_is_a_module_prefix() -> None:
+    source = (
+        b"import importlib\nfrom importlib import import_module\n\n\ndef load(name, kind):\n"
+        b"    a = import_module(f'marko.ext.{name}')\n    b = importlib.import_module('markdown.extensions.' + name)\n"
+        b"    c = __import__('dialects.%s' % kind)\n    d = import_module(name)\n    e = import_module(f'{name}.ext')\n"
+        b"    return a, b, c, d, e, import_module('pkg.whole')\n"
+    )
+    refs = [(r.name, r.receiver, r.line) for r in parse(source, "m.py", "python").references if r.kind == "modprefix"]
+    assert refs == [("ext", "marko", 6), ("extensions", "markdown", 7), ("dialects", "", 8)]

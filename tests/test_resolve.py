@@ -526,6 +526,25 @@ def test_calling_an_attribute_holding_a_class_object_constructs_it(repo: Path, t
         assert {("DocoptExit", "typed"), ("LangError", "typed"), ("DocoptExit.__init__", "constructor")} <= found, found
 
 
+def test_a_loader_importing_a_module_name_made_at_run_time_imports_each_module_of_the_package(
+    repo: Path, tmp_path: Path
+) -> None:
+    # marko's `load_extension`: `import_module(f"marko.ext.{name}")`, whichever extension a user names
+    files = {
+        "marko/__init__.py": "",
+        "marko/helpers.py": "from importlib import import_module\n\n\ndef load_extension(name):\n"
+        "    return import_module(f'marko.ext.{name}').make_extension()\n",
+        "marko/ext/__init__.py": "",
+        "marko/ext/toc.py": "def make_extension():\n    return 1\n",
+        "marko/ext/gfm/__init__.py": "from .renderer import R\n",
+        "marko/ext/gfm/renderer.py": "class R:\n    pass\n",
+        "marko/ext/notes.txt": "",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    imported = {(e[2], e[3], e[5]) for e in edges if e[:2] == ("marko/helpers.py", "load_extension") and e[4] == "import"}
+    assert imported == {("marko/ext/toc.py", "<module>", "string"), ("marko/ext/gfm/__init__.py", "<module>", "string")}
+
+
 def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
     # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
     files = {

@@ -413,6 +413,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
     lazy = _lazy_fixture(function, args, source)
     if lazy is not None:  # `lf("table")` in a parametrize: the test takes the fixture `table`
         out.append(("lazyfixture", lazy, None))
+    made = _imported_by_prefix(function, args, source)
+    if made is not None:  # `import_module(f"marko.ext.{name}")`: one of the package's modules (modprefix, in finalize)
+        out.append(("modprefix", made, None))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
@@ -1135,6 +1138,30 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+#: the functions that import a module named by their first argument
+_IMPORTERS = frozenset(("import_module", "__import__"))
+#: the dotted package a module name made at run time starts with: `f"pkg.ext.{name}"`, `"pkg.ext." + name`,
+#: `"pkg.ext.%s" % name` (the string's text, prefixes and quote included)
+_MODULE_PREFIX = re.compile(r"^[rRbBfFuU]*[\"']([A-Za-z_][A-Za-z0-9_]*(?:[.][A-Za-z_][A-Za-z0-9_]*)*)[.](?:\{|%|[\"']$)")
+
+
+def _imported_by_prefix(function: Any, args: Any, source: bytes) -> Any:
+    """The string that starts the module name ``import_module(...)`` or ``__import__(...)`` is given, where the
+    name is made at run time under a package (``f"marko.ext.{name}"``, ``"markdown.extensions." + name``); else
+    None. A plugin loader: it imports one of the package's modules, which the resolver takes for any of them."""
+    if _text(function, source).rpartition(".")[2] not in _IMPORTERS:
+        return None
+    first = _named_child(args, 0)
+    if first is not None and first.type == "binary_operator":
+        operator = first.child_by_field_name("operator")
+        if operator is None or operator.type not in ("+", "%"):
+            return None
+        first = first.child_by_field_name("left")
+    if first is None or first.type != "string" or not _MODULE_PREFIX.match(_text(first, source)):
+        return None
+    return first
+
+
 #: pytest-lazy-fixture(s): a fixture named by a string, given as a parametrize value
 _LAZY_FIXTURES = frozenset(("lf", "lazy_fixture", "lazy_fixtures"))
 
@@ -1624,6 +1651,12 @@ def finalize(result: ParseResult) -> None:
             module, _, last = r.name[1:-1].rpartition(".")
             if "." in module or last.lower() not in FILE_SUFFIXES:  # "settings.py" names a file
                 refs.append(Reference("dotted", last, module, r.line, r.scope, None, ()))
+            continue
+        if r.kind == "modprefix":  # `import_module(f"pkg.ext.{name}")`: a module of the package pkg.ext
+            found = _MODULE_PREFIX.match(r.name)
+            if found:
+                package, _, last = found.group(1).rpartition(".")
+                refs.append(Reference("modprefix", last, package, r.line, r.scope, None, ()))
             continue
         if r.kind == "holds" and r.name[:1] in ("'", '"'):  # a dotted path a module-level table holds (_values)
             refs.append(r._replace(name=r.name[1:-1]))
