@@ -717,12 +717,26 @@ class Resolver:
                         if kind == "item" and where.kind in ("function", "method") and "." not in text:
                             out.extend(c for c in self._item_classes(fid, where, fact) if c not in out)
             if not out:
-                for cls in self._types_of(fid, scope, text):
+                own = self.enclosing_class(scope) if text == "self" else None  # `for line in self`
+                for cls in [own] if own is not None else self._types_of(fid, scope, text):
                     it = self.member(cls.id, "__iter__")
                     if it is not None:
                         out.extend(c for c in self._annotation_classes(it, element=True) if c not in out)
+                    elif cls.file_id == fid:  # `class PatchedFile(list[Hunk])`: a collection base names its items
+                        out.extend(c for c in self._base_elements(fid, cls) if c not in out)
         finally:
             self._depth -= 1
+        return out
+
+    def _base_elements(self, fid: int, cls: Sym) -> list[Sym]:
+        """The classes of the items of a class of the file ``fid`` that derives from a subscripted collection
+        (unidiff's ``class Hunk(list[Line])``: ``for line in self`` gets Lines), through its bases of the file."""
+        out: list[Sym] = []
+        for cid in self._linearized(cls.id):
+            for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
+                name = _element_name(str(text))
+                if name:
+                    out.extend(c for c in self._resolve_type_text(fid, self.defined_in(self.sym(cid)), name) if c not in out)
         return out
 
     def _held_classes(self, fid: int, scope: Sym, container: str) -> list[Sym]:

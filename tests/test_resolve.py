@@ -545,6 +545,20 @@ def test_a_loader_importing_a_module_name_made_at_run_time_imports_each_module_o
     assert imported == {("marko/ext/toc.py", "<module>", "string"), ("marko/ext/gfm/__init__.py", "<module>", "string")}
 
 
+def test_iterating_an_instance_of_a_subscripted_collection_subclass_gives_its_items(repo: Path, tmp_path: Path) -> None:
+    # unidiff: `class PatchedFile(list[Hunk])` whose `__str__` joins `str(hunk) for hunk in self`
+    files = {
+        "patch.py": "class Line:\n    def __str__(self):\n        return 'x'\n\n\n"
+        "class Hunk(list[Line]):\n    def __str__(self):\n        return ''.join(str(line) for line in self)\n\n\n"
+        "class PatchedFile(list[Hunk]):\n    def __str__(self):\n        return ''.join(str(hunk) for hunk in self)\n\n\n"
+        "class Plain(list):\n    def __str__(self):\n        return ''.join(str(x) for x in self)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("patch.py", "Line.__str__", "typed") in calls(edges, "patch.py::Hunk.__str__")
+    assert ("patch.py", "Hunk.__str__", "typed") in calls(edges, "patch.py::PatchedFile.__str__")
+    assert not any(q.endswith("__str__") for _, q, _ in calls(edges, "patch.py::Plain.__str__"))
+
+
 def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
     # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
     files = {
