@@ -240,7 +240,7 @@ class Resolver:
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
-        self._prefix_guessed: dict[tuple[str, str | None], list[Target]] = {}  # :meth:`_prefix_guesses`
+        self._prefix_guessed: dict[tuple[str, str | None, bool], list[Target]] = {}  # :meth:`_prefix_guesses`
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -2425,6 +2425,11 @@ class Resolver:
         for cls in classes:
             for cid in [*self._linearized(cls.id), *self._descendants(cls.id)]:
                 found.extend(c for c in self.children(cid) if _prefixed(c, prefix, scope) and c not in found)
+        if receiver in ("self", "cls") and classes and len(prefix) >= _PREFIX_GUESS_MIN:
+            # and the mixins of the language's project named so (marko's `getattr(self, "render_" + ...)` in
+            # Renderer.render runs `GFMRendererMixin.render_table`: an extension's mixins join the renderer class at
+            # run time, `type("R", (*mixins, HTMLRenderer), {})`); found by name, as a look-up by prefix is re-resolved
+            found.extend(t.sym for t in self._mixin_members(prefix, self.file(fid)[1]) if t.sym not in found)
         if not classes and len(prefix) >= _PREFIX_GUESS_MIN and not self._receiver_is_external(fid, scope, receiver):
             return self._prefix_guesses(prefix, self.file(fid)[1])
         # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
@@ -2468,12 +2473,23 @@ class Resolver:
                 counts[m] = counts.get(m, 0) + 1
         return [Target(m, "instances", round(sure * n / len(classes), 3), len(counts)) for m, n in counts.items()]
 
-    def _prefix_guesses(self, prefix: str, language: str | None) -> list[Target]:
+    def _mixin_members(self, prefix: str, language: str | None) -> list[Target]:
+        """The methods named with ``prefix`` of the classes of the project whose name ends with ``Mixin`` (in the
+        files of ``language``): a class made to be mixed into others, which a look-up of that prefix on ``self``
+        may find in the class it joins."""
+        out: list[Target] = []
+        for t in self._prefix_guesses(prefix, language, every=True):
+            owner = self.sym(t.sym.parent_id) if t.sym.parent_id is not None else None
+            if owner is not None and owner.kind in _CLASS_KINDS and owner.name.endswith("Mixin"):
+                out.append(t)
+        return out
+
+    def _prefix_guesses(self, prefix: str, language: str | None, every: bool = False) -> list[Target]:
         """For ``getattr(visitor, "visit" + name)`` on an object of unknown class: the methods named with that
         prefix anywhere, each a name-match among them, when they belong to at most :data:`MAX_FAMILIES` class
         hierarchies (a visitor class and its subclasses: mccabe's ``ASTVisitor.dispatch`` on ``self.visitor``); the
-        same for every look-up of that prefix, so found once."""
-        key = (prefix, language)
+        same for every look-up of that prefix, so found once; ``every``: whatever the hierarchies."""
+        key = (prefix, language, every)
         if key in self._prefix_guessed:
             return self._prefix_guessed[key]
         if self._preloaded:
@@ -2485,7 +2501,7 @@ class Resolver:
             [s for s in syms if s.kind == "method" and s.name != prefix and self.file(s.file_id)[1] == language]
         )
         found: list[Target] = []
-        if cands and self._few_families(prefix + "*", cands):
+        if cands and (every or self._few_families(prefix + "*", cands)):
             found = [Target(c, "name-match", round(0.5 / len(cands), 3), len(cands)) for c in cands]
         self._prefix_guessed[key] = found
         return found

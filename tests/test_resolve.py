@@ -559,6 +559,22 @@ def test_iterating_an_instance_of_a_subscripted_collection_subclass_gives_its_it
     assert not any(q.endswith("__str__") for _, q, _ in calls(edges, "patch.py::Plain.__str__"))
 
 
+def test_a_look_up_by_prefix_on_self_finds_the_methods_of_mixins(repo: Path, tmp_path: Path) -> None:
+    # marko: `getattr(self, "render_" + element.get_type())` in Renderer.render runs an extension's
+    # `GFMRendererMixin.render_table`, mixed into the renderer at run time (`type("R", (*mixins, HTMLRenderer), {})`)
+    files = {
+        "pkg/renderer.py": "class Renderer:\n    def render(self, element):\n"
+        "        return getattr(self, 'render_' + element.kind)(element)\n\n\n"
+        "class HTMLRenderer(Renderer):\n    def render_paragraph(self, element):\n        return 'p'\n",
+        "pkg/gfm.py": "class GFMRendererMixin:\n    def render_table(self, element):\n        return 't'\n\n"
+        "    def helper(self):\n        return 1\n\n\nclass Other:\n    def render_other(self, element):\n        return 'o'\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = {(p, q) for p, q, _ in calls(edges, "pkg/renderer.py::Renderer.render")}
+    assert {("pkg/renderer.py", "HTMLRenderer.render_paragraph"), ("pkg/gfm.py", "GFMRendererMixin.render_table")} <= found
+    assert ("pkg/gfm.py", "Other.render_other") not in found and ("pkg/gfm.py", "GFMRendererMixin.helper") not in found
+
+
 def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
     # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
     files = {
