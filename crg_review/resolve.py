@@ -241,6 +241,7 @@ class Resolver:
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
         self._prefix_guessed: dict[tuple[str, str | None, bool], list[Target]] = {}  # :meth:`_prefix_guesses`
+        self._base_items: dict[tuple[int, int], list[Sym]] = {}  # :meth:`_base_elements`
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
@@ -731,13 +732,20 @@ class Resolver:
     def _base_elements(self, fid: int, cls: Sym) -> list[Sym]:
         """The classes of the items of a class of the file ``fid`` that derives from a subscripted collection
         (unidiff's ``class Hunk(list[Line])``: ``for line in self`` gets Lines), through its bases of the file."""
-        out: list[Sym] = []
-        for cid in self._linearized(cls.id):
-            for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
-                name = _element_name(str(text))
-                if name:
-                    out.extend(c for c in self._resolve_type_text(fid, self.defined_in(self.sym(cid)), name) if c not in out)
-        return out
+        key = (fid, cls.id)
+        found = self._base_items.get(key)
+        if found is None:
+            found = self._base_items[key] = []
+            depth, self._depth = self._depth, 0  # (kept: asked from any depth, the answer is the same)
+            try:
+                for cid in self._linearized(cls.id):
+                    for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
+                        name = _element_name(str(text))
+                        scope = self.defined_in(self.sym(cid))
+                        found.extend(c for c in (self._resolve_type_text(fid, scope, name) if name else []) if c not in found)
+            finally:
+                self._depth = depth
+        return found
 
     def _held_classes(self, fid: int, scope: Sym, container: str) -> list[Sym]:
         """Classes of the instances a collection of this file holds (``CONVERTERS = {"en": Num2Word_EN(), ...}``):
