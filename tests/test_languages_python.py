@@ -366,3 +366,10 @@ def test_a_module_name_made_at_run_time_under_a_package_is_a_module_prefix() -> 
     )
     refs = [(r.name, r.receiver, r.line) for r in parse(source, "m.py", "python").references if r.kind == "modprefix"]
     assert refs == [("ext", "marko", 6), ("extensions", "markdown", 7), ("dialects", "", 8)]
+
+
+def test_a_cast_returned_name_is_returned_as_the_name() -> None:
+    # pycountry's typed decorator: `return cast(F, load_if_needed)` returns its wrapper, as `return load_if_needed`
+    source = b"from typing import cast\n\n\ndef lazy_load(f):\n    def load_if_needed(self):\n        return f(self)\n\n    return cast(F, load_if_needed)\n"
+    refs = {(r.kind, r.name, r.receiver) for r in parse(source, "m.py", "python").references if r.scope == "lazy_load"}
+    assert ("alias", "return", "load_if_needed") in refs and ("ref", "load_if_needed", "") in refs

@@ -575,6 +575,21 @@ def test_a_look_up_by_prefix_on_self_finds_the_methods_of_mixins(repo: Path, tmp
     assert ("pkg/gfm.py", "Other.render_other") not in found and ("pkg/gfm.py", "GFMRendererMixin.helper") not in found
 
 
+def test_the_wrapper_a_typed_decorator_returns_through_cast_calls_the_functions_it_decorates(
+    repo: Path, tmp_path: Path
+) -> None:
+    # pycountry: `def lazy_load(f: F) -> F: def load_if_needed(self, ...): ... return f(self, ...)` then
+    # `return cast(F, load_if_needed)`, decorating Database.get and Database.lookup
+    files = {
+        "db.py": "from typing import Callable, TypeVar, cast\n\nF = TypeVar('F', bound=Callable)\n\n\n"
+        "def lazy_load(f: F) -> F:\n    def load_if_needed(self, *args):\n        return f(self, *args)\n\n"
+        "    return cast(F, load_if_needed)\n\n\nclass Database:\n    @lazy_load\n    def get(self, key):\n"
+        "        return key\n\n    @lazy_load\n    def lookup(self, value):\n        return value\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {q for _, q, _ in calls(edges, "db.py::lazy_load.load_if_needed")} >= {"Database.get", "Database.lookup"}
+
+
 def test_a_bare_name_is_no_method_of_another_scope(repo: Path, tmp_path: Path) -> None:
     # mando's `command, a = self.parse(args); return command(*a)` is not SubProgram.command; a plain function is
     files = {

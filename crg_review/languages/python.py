@@ -1349,6 +1349,9 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         inner = _uncast(node, source)
         if inner.type == "call":  # `return cast(T, getattr(self, name))` returns what the inner call does
             node = inner
+        elif inner is not node and inner.type in _NAMES:
+            # `return cast(F, load_if_needed)`: a typed decorator returns its wrapper, as `return load_if_needed`
+            return [("alias", caps["name"][0], inner), *_member("ref", inner)]
         function = _called_function(node)
         if function is None:
             return []
