@@ -1171,7 +1171,7 @@ class Graph:
 
     def framework_hook(self, method: Node) -> bool:
         """Whether only code that dispatches on the object can call ``method``: a Python method that nothing
-        in the repository calls, names or overrides, of a class deriving (itself or through its in-repo
+        in the repository calls (but by a name made at run time), names or overrides, of a class deriving (itself or through its in-repo
         bases) from a class the index does not have (``TextWrapper._wrap_chunks``, ``Thread.run``,
         ``JSONEncoder.default``: that base's own methods call it on the instances), or whose name the
         repository calls on objects of unknown type among too many classes to guess (:meth:`_dispatched_by_name`).
@@ -1182,7 +1182,10 @@ class Graph:
             return False
         incoming = self.incoming([method.id])[method.id]
         overrides = bool(self.base_methods(method))
-        if not incoming and not overrides and any(
+        # a look-up by a name made at run time (`getattr(self, "visit_" + name)`) dispatches as the outside base may:
+        # beniget's `DefUseChains.visit_ClassDef`, which `gast.NodeVisitor.visit` runs too
+        dispatched = all(e.resolution == "getattr" for e in incoming)
+        if dispatched and not overrides and any(
             self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
         ):
             return True

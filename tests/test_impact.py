@@ -2103,6 +2103,38 @@ def test_a_method_only_an_outside_base_class_calls_is_reached_through_the_uses_o
     assert "tests/test_layout.py::test_plain" not in selected(review(capsys, repo))
 
 
+def test_a_method_only_looked_up_by_a_made_name_in_a_class_with_an_outside_base_is_a_hook(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """beniget: `DefUseChains(ast.NodeVisitor)` whose `visit_Module` and `visit_ClassDef` only its own `getattr(self,
+    "visit_" + ...)` names, in a method `visit_Module` calls; the test calls `DefUseChains().visit(tree)`, which
+    `ast.NodeVisitor.visit` dispatches."""
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/chains.py",
+        "import ast\n\n\nclass Chains(ast.NodeVisitor):\n    def visit_Module(self, node):\n        return self.later(node.body)\n\n"
+        "    def visit_ClassDef(self, node):\n        return 1\n\n"
+        "    def later(self, nodes):\n        return [getattr(self, 'visit_' + type(n).__name__)(n) for n in nodes]\n\n\n"
+        "class Own:\n    def visit_X(self, node):\n        return 2\n\n"
+        "    def later(self, nodes):\n        return [getattr(self, 'visit_' + type(n).__name__)(n) for n in nodes]\n\n\n"
+        "def own():\n    return Own()\n",
+    )
+    write(
+        repo,
+        "tests/test_walk.py",
+        "import ast\n\nfrom pkg.chains import Chains, own\n\n\ndef test_chains():\n"
+        "    Chains().visit(ast.parse('class A: pass'))\n\n\ndef test_own():\n    assert own()\n",
+    )
+    commit(repo, "chains")
+    edit(repo, "pkg/chains.py", "        return 1\n", "        return 3\n")
+    assert "tests/test_walk.py::test_chains" in selected(review(capsys, repo))
+    commit(repo, "visit")
+    # a class of the repository alone: only its own look-up runs the method, which no test reaches
+    edit(repo, "pkg/chains.py", "        return 2\n", "        return 4\n")
+    assert "tests/test_walk.py::test_own" not in selected(review(capsys, repo))
+
+
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
     tmp_path: Path, capsys: Any
 ) -> None:
