@@ -1022,13 +1022,16 @@ class Resolver:
         removed from the package names the package in its path: resolve.affected_files takes the loader's file)."""
         out: list[Target] = []
         for init in self.module_files(fid, package, 0):
-            directory = posixpath.dirname(self.file(init)[0])
-            if self.file(init)[0] != f"{directory}/__init__.py":
+            init_path = self.file(init)[0]
+            if posixpath.basename(init_path) != "__init__.py":
                 continue  # a module, no package
+            directory = posixpath.dirname(init_path)
             for path, module in sorted(self.path_ids().items()):
-                rest = path[len(directory) + 1 :] if path.startswith(directory + "/") else ""
-                below = rest.count("/") == 0 and rest != "__init__.py" or rest.count("/") == 1 and rest.endswith("/__init__.py")
-                if below and rest.endswith(".py") and self.file(module)[1] == "python":
+                if posixpath.dirname(path) == directory:  # `pkg/ext/x.py`
+                    below = path.endswith(".py") and path != init_path
+                else:  # `pkg/ext/y/__init__.py`
+                    below = posixpath.dirname(posixpath.dirname(path)) == directory and path.endswith("/__init__.py")
+                if below and self.file(module)[1] == "python":
                     out.append(Target(self.module_symbol(module), "string", _STRING_CONFIDENCE))
         return out
 

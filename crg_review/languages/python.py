@@ -410,10 +410,11 @@ def _call(node: Any, source: bytes) -> list[Item]:
     out.extend(_callbacks(function, args, source))
     if _is_lookup(function, source):  # @reference.getattr, as above
         out.extend(("getattr", name, receiver) for receiver, name in _lookups(args, source))
-    lazy = _lazy_fixture(function, args, source)
+    last_name = _text(function, source).rpartition(".")[2]  # the callee's last name, asked once per call
+    lazy = _lazy_fixture(last_name, args, source)
     if lazy is not None:  # `lf("table")` in a parametrize: the test takes the fixture `table`
         out.append(("lazyfixture", lazy, None))
-    made = _imported_by_prefix(function, args, source)
+    made = _imported_by_prefix(last_name, args, source)
     if made is not None:  # `import_module(f"marko.ext.{name}")`: one of the package's modules (modprefix, in finalize)
         out.append(("modprefix", made, None))
     if kind == "attribute":
@@ -1145,11 +1146,12 @@ _IMPORTERS = frozenset(("import_module", "__import__"))
 _MODULE_PREFIX = re.compile(r"^[rRbBfFuU]*[\"']([A-Za-z_][A-Za-z0-9_]*(?:[.][A-Za-z_][A-Za-z0-9_]*)*)[.](?:\{|%|[\"']$)")
 
 
-def _imported_by_prefix(function: Any, args: Any, source: bytes) -> Any:
+def _imported_by_prefix(called: str, args: Any, source: bytes) -> Any:
     """The string that starts the module name ``import_module(...)`` or ``__import__(...)`` is given, where the
     name is made at run time under a package (``f"marko.ext.{name}"``, ``"markdown.extensions." + name``); else
-    None. A plugin loader: it imports one of the package's modules, which the resolver takes for any of them."""
-    if _text(function, source).rpartition(".")[2] not in _IMPORTERS:
+    None (``called``: the callee's last name). A plugin loader: it imports one of the package's modules, which the
+    resolver takes for any of them."""
+    if called not in _IMPORTERS:
         return None
     first = _named_child(args, 0)
     if first is not None and first.type == "binary_operator":
@@ -1166,9 +1168,10 @@ def _imported_by_prefix(function: Any, args: Any, source: bytes) -> Any:
 _LAZY_FIXTURES = frozenset(("lf", "lazy_fixture", "lazy_fixtures"))
 
 
-def _lazy_fixture(function: Any, args: Any, source: bytes) -> Any:
-    """The string naming a fixture in ``lf("name")`` / ``pytest.lazy_fixture("name")``, else None."""
-    if _text(function, source).rpartition(".")[2] not in _LAZY_FIXTURES or args.named_child_count != 1:
+def _lazy_fixture(called: str, args: Any, source: bytes) -> Any:
+    """The string naming a fixture in ``lf("name")`` / ``pytest.lazy_fixture("name")`` (``called``: the callee's last
+    name), else None."""
+    if called not in _LAZY_FIXTURES or args.named_child_count != 1:
         return None
     arg = _named_child(args, 0)
     return arg if arg.type == "string" and _string_value(arg, source) else None
