@@ -399,10 +399,23 @@ class Store:
 
     def clear(self) -> None:
         """Forget every file (a full rebuild), keeping the schema and the vectors."""
-        for table in ("edges", "unresolved", "refs", "imports", "bases"):
-            self.conn.execute(f"DELETE FROM {table}")
-        self.conn.execute("UPDATE symbols SET parent_id=NULL")
-        self.conn.execute("DELETE FROM symbols")
+        leaves = ("edges", "unresolved", "refs", "imports", "bases")
+        # No row points into these tables: their indexes go while the rows go and are made again on the
+        # empty tables (django: 1.1 s of deletes become 0.45 s). symbols_parent stays: the foreign key
+        # check of every deleted symbol looks up its children through it.
+        doomed = tuple(
+            r[0]
+            for r in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL AND "
+                f"(tbl_name IN ({','.join('?' * len(leaves))}) OR name='symbols_name')",
+                leaves,
+            )
+        )
+        with self.bulk_load(doomed):
+            for table in leaves:
+                self.conn.execute(f"DELETE FROM {table}")
+            self.conn.execute("UPDATE symbols SET parent_id=NULL")
+            self.conn.execute("DELETE FROM symbols")
         self.conn.execute("DELETE FROM files")
         if self.has_fts:
             self.conn.execute("INSERT INTO symbols_fts(symbols_fts) VALUES ('delete-all')")
