@@ -1044,6 +1044,25 @@ def test_a_variable_assigned_an_or_of_a_parameter_and_an_instance_holds_the_inst
         assert ("jp/pickler.py", "Handler.flatten") not in {c[:2] for c in calls(edges, scope)}
 
 
+def test_a_name_bound_to_a_parenthesized_or_calls_each_operand(repo: Path, tmp_path: Path) -> None:
+    # simplejson: `encode_basestring_ascii = (c_encode_basestring_ascii or py_encode_basestring_ascii)`, called
+    # directly and through a parameter defaulting to it; a function returning such an `or` hands out both
+    files = {
+        "sj/__init__.py": "",
+        "sj/enc.py": (
+            "c_encode = None\n\n\ndef py_encode(s):\n    return s\n\n\n"
+            "encode = (c_encode or py_encode)\n\n\n"
+            "def picked():\n    return (c_encode or py_encode)\n\n\n"
+            "class Encoder:\n    def encode(self, o):\n        return encode(o)\n\n"
+            "    def iterencode(self, o, _encoder=encode):\n        return _encoder(o)\n\n"
+            "    def late(self, o):\n        fn = picked()\n        return fn(o)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    for scope in ("Encoder.encode", "Encoder.iterencode", "Encoder.late"):
+        assert ("sj/enc.py", "py_encode") in {c[:2] for c in calls(edges, f"sj/enc.py::{scope}")}, scope
+
+
 def test_a_table_of_bound_methods_calls_the_overrides_of_subclasses(repo: Path, tmp_path: Path) -> None:
     # mistletoe's BaseRenderer: `self.render_map = {"Quote": self.render_quote, ...}`, then
     # `self.render_map[token.__class__.__name__](token)`; JiraRenderer overrides render_quote in another file

@@ -807,6 +807,8 @@ def _alternatives(node: Any, *, calls: bool = False) -> list[Any]:
     """The names an ``or``/``and`` chain or a conditional expression may evaluate to (its operands, not its
     condition); with ``calls``, the callees of the operands that are calls of a name (``context or Pickler(...)``)."""
     out: list[Any] = []
+    while node is not None and node.type == "parenthesized_expression":  # `f = (c_speedup or py_version)`
+        node = _named_child(node, 0)
     stack = [node] if node is not None and node.type in ("boolean_operator", "conditional_expression") else []
     while stack:
         n = stack.pop()
@@ -1337,16 +1339,21 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
     if what == "with_item":
         return _with_item(node)
     if what == "returns":
+        wrapped = node
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:  # `return (\n  f(x)\n)`
+            node = _named_child(node, 0)
+        if node is not wrapped and node.type in _NAMES:
+            return [("alias", caps["name"][0], node), *_member("ref", node)]
         if node.type == "expression_list":  # `return a, b`: an alias per position (`returnitem<i>`, named in finalize)
             return [
                 (f"returnitem{i}", caps["name"][0], item)
                 for i, item in enumerate(node.named_children)
                 if item.type in _NAMES and i < _MAX_UNPACKED
             ]
-        if node.type in ("conditional_expression", "boolean_operator"):
-            # `return iter_a if hasattr(node, "x") else iter_b`, `return self._fn or default`: each operand may be
+        operands = _alternatives(node)
+        if operands:
+            # `return iter_a if hasattr(node, "x") else iter_b`, `return (self._fn or default)`: each operand may be
             # what it returns (an alias of `return`), and each is handed out (a reference, as `return f`)
-            operands = _alternatives(node)
             return [("alias", caps["name"][0], o) for o in operands] + [m for o in operands for m in _member("ref", o)]
         # (return_statement "return" @name (call function: [(identifier) (attribute)] @receiver)) @reference.assign
         inner = _uncast(node, source)

@@ -96,7 +96,7 @@
 ; `return strings, padfn`: what each position of the tuple holds (`return#1` aliases padfn; in expand.returns)
 (return_statement "return" @name (expression_list) @expand.returns)
 ; `return a if cond else b`, `return a or b`: each operand (in expand.returns)
-(return_statement "return" @name [(conditional_expression) (boolean_operator)] @expand.returns)
+(return_statement "return" @name [(conditional_expression) (boolean_operator) (parenthesized_expression)] @expand.returns)
 ; `for x in EXPR`: x holds an item of EXPR (its element type); the loop calls EXPR.__iter__ (made in finalize)
 (for_statement) @expand.for_statement
 (for_in_clause) @expand.for_in_clause
