@@ -745,10 +745,13 @@ class Store:
         parser sees one file; this marks them (``is_test = 2``) once inherit edges are resolved. ``files``: the
         files just resolved (None: all), whose classes and every class below them are looked at again."""
         q = self.conn.execute
-        # the classes of Python test files (not conftest.py) the parser did not mark
+        # the classes the parser did not mark of Python test files (not conftest.py), and of files where it marked a
+        # TestCase subclass (parsedatetime's tests/TestLocaleBase.py: `class test(unittest.TestCase)`, then
+        # `class TestDayOffsets(test)`, which inherits test's tests)
         candidate_sql = (
             "SELECT s.id FROM symbols s JOIN files f ON f.id=s.file_id WHERE s.kind='class' AND s.is_test=0"
-            " AND f.is_test=1 AND f.language='python' AND f.path NOT LIKE '%conftest.py'"
+            " AND f.language='python' AND f.path NOT LIKE '%conftest.py' AND (f.is_test=1 OR EXISTS"
+            " (SELECT 1 FROM symbols t WHERE t.file_id=f.id AND t.kind='class' AND t.is_test=1))"
         )
         candidates: set[int] = set()
         if files is None:

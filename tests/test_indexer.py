@@ -203,6 +203,29 @@ def test_subclasses_of_another_files_testcase_are_marked_and_unmarked_as_it_chan
     assert store.dump() == full_dump(repo, tmp_path)
 
 
+def test_subclasses_of_a_testcase_in_a_file_of_no_test_name_are_marked_too(
+    repo: Path, store: Store, tmp_path: Path
+) -> None:
+    # parsedatetime's tests/TestLocaleBase.py (run with python_files=Test*.py): `class test(unittest.TestCase)`
+    # whose subclass TestDayOffsets runs test's tests as its own
+    base = "import unittest\n\n\nclass test(unittest.TestCase):\n    def testTimes(self):\n        pass\n\n\n"
+    write(repo, "tests/TestLocaleBase.py", base + "class TestDayOffsets(test):\n    def test_day(self):\n        pass\n")
+    commit(repo, "tests")
+    update(store, repo)
+
+    def marked() -> set[str]:
+        rows = store.conn.execute("SELECT s.qualname FROM symbols s WHERE s.is_test != 0 AND s.kind != 'module'")
+        return {r[0] for r in rows}
+
+    assert marked() == {"test", "test.testTimes", "TestDayOffsets", "TestDayOffsets.test_day"}
+    assert store.dump() == full_dump(repo, tmp_path)
+    write(repo, "tests/TestLocaleBase.py", (repo / "tests/TestLocaleBase.py").read_text().replace("(unittest.TestCase)", ""))
+    commit(repo, "plain base")
+    update(store, repo)
+    assert marked() == set()
+    assert store.dump() == full_dump(repo, tmp_path)
+
+
 def test_a_commits_tree_is_indexed_whatever_the_worktree_holds(repo: Path, store: Store, tmp_path: Path) -> None:
     first = git(repo, "rev-parse", "HEAD").strip()
     write(repo, "pkg/util.py", UTIL + "\n\ndef later():\n    return 1\n")
