@@ -491,6 +491,22 @@ class Resolver:
         finally:
             self._depth -= 1
 
+    def _property_values(self, fid: int, scope: Sym, var: str, attr: str) -> list[Sym]:
+        """For ``req.GET`` where ``req`` holds an instance of a class whose ``GET`` is a property: the classes its
+        getter returns (webob's ``del req.GET[k]`` runs the ``__delitem__`` of the GetDict the property makes)."""
+        if self._depth > 4:
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for cls in self._types_of(fid, scope, var):
+                prop = self._instance_member(cls.id, attr, fid)
+                if prop is not None and _is_property(prop):
+                    out.extend(c for c in self._returns(prop, fid) if c not in out)
+        finally:
+            self._depth -= 1
+        return out
+
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
@@ -2083,6 +2099,8 @@ class Resolver:
         if not bound:
             typed = not rest or head in ("self", "cls")
             classes = self._types_of(fid, scope, receiver) if typed else []
+            if not typed and language == "python" and rest.isidentifier():
+                classes = self._property_values(fid, scope, head, rest)  # `req.GET.add(k, v)`, `del req.GET[k]`
             # calling a variable: a class object constructs (`x: type[Cls]`, `x = Cls`), an instance runs
             # its class's __call__
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []

@@ -1063,6 +1063,32 @@ def test_a_name_bound_to_a_parenthesized_or_calls_each_operand(repo: Path, tmp_p
         assert ("sj/enc.py", "py_encode") in {c[:2] for c in calls(edges, f"sj/enc.py::{scope}")}, scope
 
 
+def test_a_property_of_a_typed_variable_types_what_is_called_on_it(repo: Path, tmp_path: Path) -> None:
+    # webob: `del req.GET["foo"]` runs the __delitem__ of the GetDict the property makes (returned through a
+    # variable, `vars = GetDict(data); return vars`, in another file), and so does `req.GET.on_change()`
+    files = {
+        "wo/__init__.py": "",
+        "wo/md.py": (
+            "class MultiDict:\n    def __delitem__(self, key):\n        pass\n\n\n"
+            "class GetDict(MultiDict):\n    def on_change(self):\n        pass\n\n\n"
+            "class Other:\n    def on_change(self):\n        pass\n\n\n"
+            "class Request:\n    @property\n    def GET(self):\n        vars = GetDict()\n        return vars\n\n"
+            "    def plain(self):\n        return GetDict()\n"
+        ),
+        "tests/test_md.py": (
+            "from wo.md import Request\n\n\ndef test_del():\n    req = Request()\n    del req.GET['foo']\n\n\n"
+            "def test_change():\n    req = Request()\n    req.GET.on_change()\n\n\n"
+            "def test_plain():\n    req = Request()\n    del req.plain['foo']\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("wo/md.py", "MultiDict.__delitem__", "typed") in calls(edges, "tests/test_md.py::test_del")
+    assert ("wo/md.py", "GetDict.on_change", "typed") in calls(edges, "tests/test_md.py::test_change")
+    assert ("wo/md.py", "Other.on_change") not in {c[:2] for c in calls(edges, "tests/test_md.py::test_change")}
+    # a method is no property: its result is not what the attribute holds
+    assert ("wo/md.py", "MultiDict.__delitem__") not in {c[:2] for c in calls(edges, "tests/test_md.py::test_plain")}
+
+
 def test_a_table_of_bound_methods_calls_the_overrides_of_subclasses(repo: Path, tmp_path: Path) -> None:
     # mistletoe's BaseRenderer: `self.render_map = {"Quote": self.render_quote, ...}`, then
     # `self.render_map[token.__class__.__name__](token)`; JiraRenderer overrides render_quote in another file

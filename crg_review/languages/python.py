@@ -1644,7 +1644,7 @@ def finalize(result: ParseResult) -> None:
             # `x[k] = v` runs x.__setitem__(k, v), ... on a typed object or the instance itself (`self[k]`); the
             # target of `x[k] = v` also counts as read (kept simple: one reference per scope, key and kind)
             receiver = _one_line(r.receiver)
-            if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver):
+            if receiver in typed or receiver in ("self", "cls") or _made_by_call(receiver) or _typed_root(receiver, typed):
                 arity = 2 if r.kind == "setitem" else 1
                 refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
             key = _one_line(r.name)
@@ -1860,6 +1860,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
     # classes and the names it imports (`return Draft4`: fastjsonschema's `_get_code_generator_class(schema)(...)`)
     names_defined = set(functions.values()) | {s.name for s in result.symbols if s.kind in CLASS_KINDS}
     names_defined.update(i.alias or i.name for i in result.imports if i.name and i.name != "*")
+    result.references.extend(_returned_through_variables(result.references))
     result.references = [
         r
         for r in result.references
@@ -1945,6 +1946,32 @@ def _typed_values(result: ParseResult) -> set[str]:
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
     return out
+
+
+def _returned_through_variables(references: list[Reference]) -> list[Reference]:
+    """``vars = GetDict(data); return vars``: the function returns what the call makes, a fact of its own (``assign
+    return GetDict``), since another file's resolution reads a function's return facts, not its variables (webob's
+    ``Request.GET`` property)."""
+    made: dict[tuple[str, str], list[str]] = {}
+    for r in references:
+        if r.kind == "assign" and r.name != "return" and r.name.isidentifier() and _names_maker(r.receiver):
+            made.setdefault((r.scope, r.name), []).append(r.receiver)
+    have = {(r.scope, r.receiver) for r in references if r.kind == "assign" and r.name == "return"}
+    out: list[Reference] = []
+    for r in references:
+        if r.kind == "alias" and r.name == "return":
+            for callee in made.get((r.scope, r.receiver), ()):
+                if (r.scope, callee) not in have:
+                    have.add((r.scope, callee))
+                    out.append(Reference("assign", "return", callee, r.line, r.scope, None, ()))
+    return out
+
+
+def _typed_root(receiver: str, typed: set[str]) -> bool:
+    """``req.GET``: an attribute of a variable the file states a value for (not of self or cls: their attributes
+    are typed one by one), so that ``del req.GET[k]`` may run the ``__delitem__`` of what the property returns."""
+    head, dot, rest = receiver.partition(".")
+    return bool(dot) and head in typed and head not in ("self", "cls") and all(p.isidentifier() for p in rest.split("."))
 
 
 def _names_maker(callee: str) -> bool:
