@@ -258,6 +258,7 @@ class Resolver:
         self._module_aliases: dict[int, dict[str, list[str]]] = {}
         self._module_instances: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
+        self._aliases: dict[int, Sym | None] = {}  # class-body alias -> what it binds (_aliased)
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
@@ -954,6 +955,21 @@ class Resolver:
             self._depth -= 1
         return out
 
+    def _aliased(self, alias: Sym) -> Sym | None:
+        """The method (or function of the module) a class-body alias ``__next__ = next`` stands for: a reference of
+        the alias is one of it too (the parser makes the alias a member, its signature says what it binds)."""
+        if alias.id in self._aliases:
+            return self._aliases[alias.id]
+        name, _, bound = self._signature(alias).partition(" = ")
+        found: Sym | None = None
+        if name == alias.name and bound.isidentifier() and alias.parent_id is not None:
+            found = self.member(alias.parent_id, bound)
+            if found is None or found.kind not in ("method", "function"):
+                module = self.module_symbol(alias.file_id)
+                found = next((t.sym for t in self.lookup(alias.file_id, module, bound) if t.sym.kind == "function"), None)
+        self._aliases[alias.id] = found
+        return found
+
     def _signature(self, fn: Sym) -> str:
         sig = self._signatures.get(fn.id)
         if sig is None:
@@ -1442,7 +1458,7 @@ class Resolver:
         # everything derived from the class hierarchy was computed without these edges
         self._bases.clear()
         self._subclasses = None
-        caches = (self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families)
+        caches = (self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families, self._aliases)
         for cache in caches:
             cache.clear()
 
@@ -1461,6 +1477,8 @@ class Resolver:
         unresolved: list[tuple[int, int, str]] = []
 
         def add(src: int, t: Target, kind: str, line: int) -> None:
+            if t.sym.kind == "alias" and (aliased := self._aliased(t.sym)) is not None:
+                add(src, Target(aliased, "class-attribute", t.confidence, t.candidates), kind, line)
             key = (src, t.sym.id, kind)
             # the first site and reason stand for the edge, unless a later one is surer (a guessed `key` first)
             if key in edges and float(edges[key][7]) >= t.confidence:  # type: ignore[arg-type]
@@ -1685,7 +1703,7 @@ class Resolver:
                         # `for n in PreOrderIter(node)`: an iterator's __iter__ gives itself, whose __next__ then
                         # runs for each item (anytree's AbstractIter)
                         step = self.member(t.sym.parent_id, "__next__")
-                        if step is not None and step.kind == "method":
+                        if step is not None and step.kind in ("method", "alias"):  # `__next__ = next`
                             add(scope.id, Target(step, "iterator", t.confidence), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
         # the function given is called by the function of this file it is given to (an argument at the line of the

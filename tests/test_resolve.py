@@ -1089,6 +1089,36 @@ def test_a_property_of_a_typed_variable_types_what_is_called_on_it(repo: Path, t
     assert ("wo/md.py", "MultiDict.__delitem__") not in {c[:2] for c in calls(edges, "tests/test_md.py::test_plain")}
 
 
+def test_a_class_body_alias_of_a_method_is_a_member_another_file_reaches(repo: Path, tmp_path: Path) -> None:
+    # webob's AppIterRange: `def next(self)` then `__next__ = next`, driven by iterating an instance in another file;
+    # `__radd__ = __add__` likewise, and a module function bound in the body (`_check = check`)
+    it = (
+        "def check(x):\n    return x\n\n\n"
+        "class Range:\n    def __iter__(self):\n        return self\n\n    def next(self):\n        return 1\n\n"
+        "    __next__ = next\n\n    def __add__(self, other):\n        return self\n\n    __radd__ = __add__\n"
+        "    _check = check\n"
+    )
+    files = {
+        "wo/__init__.py": "",
+        "wo/it.py": it,
+        "tests/test_it.py": (
+            "from wo.it import Range\n\n\ndef test_list():\n    assert list(Range()) == []\n\n\n"
+            "def test_step():\n    r = Range()\n    r.__next__()\n    r.__radd__(1)\n    r._check(2)\n"
+        ),
+    }
+    db = tmp_path / "i.db"
+    edges, _, _ = index(repo, files, db)
+    assert ("wo/it.py", "Range.next") in {c[:2] for c in calls(edges, "tests/test_it.py::test_list")}
+    step = {c[:2] for c in calls(edges, "tests/test_it.py::test_step")}
+    assert {("wo/it.py", "Range.next"), ("wo/it.py", "Range.__add__"), ("wo/it.py", "check")} <= step
+    # the alias names a member of its own (what a change of its line touches), which calls what it binds
+    assert ("wo/it.py", "Range.next") in {c[:2] for c in calls(edges, "wo/it.py::Range.__next__")}
+    # binding the name to another method re-resolves the other file: as a full build does
+    edges = assert_incremental_equals_full(repo, tmp_path, db, {"wo/it.py": it.replace("__next__ = next", "__next__ = __iter__")})
+    step = {c[:2] for c in calls(edges, "tests/test_it.py::test_step")}
+    assert ("wo/it.py", "Range.__iter__") in step and ("wo/it.py", "Range.next") not in step
+
+
 def test_a_table_of_bound_methods_calls_the_overrides_of_subclasses(repo: Path, tmp_path: Path) -> None:
     # mistletoe's BaseRenderer: `self.render_map = {"Quote": self.render_quote, ...}`, then
     # `self.render_map[token.__class__.__name__](token)`; JiraRenderer overrides render_quote in another file

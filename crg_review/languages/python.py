@@ -1533,6 +1533,7 @@ def finalize(result: ParseResult) -> None:
         if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
     result.references = _positions(result.references)
+    _class_body_aliases(result)
     # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file);
     # `x = object.__getattribute__(self, name)` is a look-up as `x = getattr(self, name)` is
     result.references = [
@@ -1946,6 +1947,35 @@ def _typed_values(result: ParseResult) -> set[str]:
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
     return out
+
+
+def _class_body_aliases(result: ParseResult) -> None:
+    """``__next__ = next``, ``__radd__ = __add__`` in a class body: the class has a method of that name which is
+    the other one. It becomes a member of its own, of kind ``alias`` (one line, the other's parameters), that calls
+    the other; whoever calls ``x.__next__()`` or iterates x, in any file, calls both (resolve.Resolver._aliased). A
+    function of the module bound so (``_check = check``) likewise. A name the class defines otherwise, or binds more
+    than once, is left alone."""
+    by_qualname = {s.qualname: s for s in result.symbols}
+    functions = {s.name: s for s in result.symbols if s.kind == "function" and s.parent is None}
+    bound: dict[tuple[str, str], list[Reference]] = {}
+    for r in result.references:
+        if r.kind in ("alias", "assign") and "." not in r.name and r.name != "return":
+            bound.setdefault((r.scope, r.name), []).append(r)
+    made: list[Symbol] = []
+    for (scope, name), refs in bound.items():
+        owner = by_qualname.get(scope)
+        r = refs[0]
+        if owner is None or owner.kind not in CLASS_KINDS or len(refs) != 1 or r.kind != "alias" or f"{scope}.{name}" in by_qualname:
+            continue
+        method = by_qualname.get(f"{scope}.{r.receiver}")
+        target = method if method is not None and method.kind == "method" else functions.get(r.receiver)
+        if target is None or target.name == name:
+            continue
+        made.append(
+            Symbol("alias", name, f"{scope}.{name}", r.line, r.line, signature=f"{name} = {r.receiver}", parent=scope, params=target.params)
+        )
+        result.references.append(Reference("call", r.receiver, "self" if target is method else "", r.line, f"{scope}.{name}"))
+    result.symbols.extend(made)
 
 
 def _returned_through_variables(references: list[Reference]) -> list[Reference]:
