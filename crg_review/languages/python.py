@@ -637,7 +637,22 @@ def _subscript(kind: str, node: Any) -> list[Item]:
     value = node.child_by_field_name("value")
     if value is None or value.type not in _OPERANDS:
         return []
+    if kind == "getitem" and _stored_or_deleted(node):  # `x[k] = v` and `del x[k]` read nothing (`x[k] += 1` does)
+        return []
     return [(kind, key, value) for key in node.children_by_field_name("subscript") if key.is_named]
+
+
+def _stored_or_deleted(node: Any) -> bool:
+    """Whether a subscript is the target of a plain assignment or of ``del`` (not of an augmented assignment)."""
+    parent = node.parent
+    if parent is not None and parent.type in ("expression_list", "pattern_list", "tuple_pattern"):
+        parent = parent.parent  # `del a[k], b[k]`, `x[0], x[1] = pair`
+    if parent is None:
+        return False
+    if parent.type == "delete_statement":
+        return True
+    left = parent.child_by_field_name("left") if parent.type == "assignment" else None
+    return left is not None and left.start_byte <= node.start_byte and node.end_byte <= left.end_byte
 
 
 def _assignment(node: Any, source: bytes) -> list[Item]:

@@ -125,6 +125,7 @@
 (subscript) @expand.getitem
 (augmented_assignment left: (subscript) @expand.setitem)
 (delete_statement (subscript) @expand.delitem)
+(delete_statement (expression_list (subscript) @expand.delitem))
 
 ; truthiness: `if x:`, `while x:`, `not x`, `assert x` call x.__bool__ (or x.__len__ without one; made in finalize)
 (if_statement condition: [(identifier) (attribute)] @receiver @name) @reference.truth
