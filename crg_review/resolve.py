@@ -3039,8 +3039,14 @@ class Resolver:
             cls = self.enclosing_class(scope)
             if cls is None:
                 return []
-            found = [self.member(cls.id, n) for n in _SETUP_FAMILY.get(name, (name,))]
-            return [Target(m, "fixture", 1.0) for m in found if m is not None]
+            out: list[Target] = []
+            for n in _SETUP_FAMILY.get(name, (name,)):
+                m = self.member(cls.id, n)
+                if m is not None:
+                    out.append(Target(m, "fixture", 1.0))
+                else:  # a test a subclass inherits runs that subclass's setUp (parsedatetime's `TestDayOffsets(test)`)
+                    out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, n))
+            return out
         if receiver == "module":  # `setup_module()`, `setUpModule()`: the module-level hooks of the test's module
             defined = self._child_map(self.module_symbol(fid).id)
             hooks = [defined.get(n) for n in _MODULE_SETUP_FAMILY.get(name, ())]

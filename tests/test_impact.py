@@ -561,6 +561,31 @@ def test_the_set_up_of_a_helper_module_base_class_runs_before_the_tests_of_its_s
     assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
 
 
+def test_the_set_up_of_a_test_class_deriving_from_a_testcase_of_a_file_of_no_test_name_reaches_its_tests(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # parsedatetime's tests/TestLocaleBase.py (its tests run with python_files=Test*.py): `class test(unittest.TestCase)`,
+    # then `class TestDayOffsets(test)` whose setUp makes what a change touches; its own test and the one it inherits run
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pytest.ini", "[pytest]\npython_files = Test*.py\n")
+    write(repo, "pkg/__init__.py", "def calendar(locale):\n    return locale\n")
+    write(repo, "tests/__init__.py", "")
+    write(
+        repo,
+        "tests/TestLocaleBase.py",
+        "import unittest\n\nimport pkg\n\n\nclass test(unittest.TestCase):\n    def testTimes(self):\n        assert True\n\n\n"
+        "class TestDayOffsets(test):\n    def setUp(self):\n        self.cal = pkg.calendar('fr')\n\n"
+        "    def test_day(self):\n        assert self.cal == 'fr'\n",
+    )
+    commit(repo, "locale tests")
+    edit(repo, "pkg/__init__.py", "return locale", "return str(locale)")
+    db = str(tmp_path / "index.db")
+    tests = set(selected(review(capsys, repo, "--db", db)))
+    assert {"tests/TestLocaleBase.py::TestDayOffsets::test_day", "tests/TestLocaleBase.py::TestDayOffsets::testTimes"} <= tests
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and "2 passed" in run_pytest(repo, [t for t in out.split() if "TestDayOffsets" in t])
+
+
 def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_path: Path, capsys: Any) -> None:
     # pkg/__init__.py imports pkg.codec, whose import runs `setup()`: collecting any doctest of either module runs it
     repo = make_repo(tmp_path / "repo")

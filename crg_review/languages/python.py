@@ -1479,6 +1479,9 @@ def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> l
     # a class of a test file may be a TestCase through bases of other files (``class BitStringTestCase(BaseTestCase)``
     # with ``from tests.base import BaseTestCase``: store.mark_inherited_tests), whose setUp runs before its tests
     in_test_file = is_test_file(path) and not path.endswith("conftest.py")
+    # or a file of another name holding a TestCase subclass, whose subclasses there are test classes as well
+    # (parsedatetime's tests/TestLocaleBase.py: `class TestDayOffsets(test)`, with a setUp of its own)
+    in_test_file = in_test_file or any(s.kind == "class" and s.is_test for s in symbols)
     top = {s.name for s in symbols if s.kind == "function" and s.parent is None}
     # module-level functions run around its tests: every test, or its module-level test functions only (what the
     # references below stand for: resolve._MODULE_SETUP_FAMILY)
