@@ -35,7 +35,7 @@ from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, i
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
-    from .gitio import Entry, Repo, SnapshotKind
+    from .gitio import Entry, Repo, Snapshot, SnapshotKind
 
 __all__ = ["Source", "UpdateReport", "parse_blob", "source_label", "update_index"]
 
@@ -170,15 +170,26 @@ def update_index(
         return report
     from .gitio import Snapshot  # the caller has a Repo: pygit2 is loaded already
 
+    # which Python files are test modules: pytest's python_files of the tree the index holds, until the new
+    # snapshot's settings are read (a change of them reparses every file: each file's test marks follow them)
+    held_test_files = _test_files_meta(store.get_meta("python_files"))
+    python.set_test_file_patterns(held_test_files)
     ahead = {} if full or source.kind == "commit" else _parse_ahead(store, repo, settings, patterns, size_limit)
     report.timings["parse_ahead"] = time.perf_counter() - started
     snapshot = repo.snapshot(source.kind, source.rev)
+    test_files = _python_files(repo, snapshot)
+    if test_files != held_test_files and not full and store.has_files():
+        log.info("pytest's python_files are now %s: reparsing every file", list(test_files or ()) or "the default")
+        full = report.full = True
+        ahead = {}
+    python.set_test_file_patterns(test_files)
     with store.atomic() as conn:
         previous = None
         if not full and store.get_meta("settings") == settings:
             previous = Snapshot.from_json(store.get_meta("snapshot"))
         store.set_meta("settings", settings)
         store.set_meta("builder", builder)
+        store.set_meta("python_files", json.dumps(list(test_files) if test_files else None))
         store.set_meta("snapshot", snapshot.to_json())
         candidates = None if previous is None else repo.changed_paths(previous, snapshot)
         if candidates is None:
@@ -349,6 +360,28 @@ def _clear_edges(conn: sqlite3.Connection, file_ids: set[int]) -> None:
         conn.execute(f"DELETE FROM unresolved WHERE file_id IN ({ph})", chunk)
 
 
+def _test_files_meta(text: str | None) -> tuple[str, ...] | None:
+    """The python_files an index was built with (meta ``python_files``, JSON; None: the default names)."""
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return tuple(str(p) for p in value) if isinstance(value, list) and value else None
+
+
+def _python_files(repo: Repo, snapshot: Snapshot) -> tuple[str, ...] | None:
+    """pytest's ``python_files`` in the settings files at the root of ``snapshot`` (None: none set)."""
+    from .pytest_settings import python_files_setting
+
+    def read(name: str) -> bytes | None:
+        try:
+            return repo.read_path(snapshot, name)
+        except (GitError, KeyError, OSError, ValueError):
+            return None
+
+    return python_files_setting(read)
+
+
 def _read(repo: Repo, entry: Entry) -> bytes | None:
     try:
         return repo.read_blob(entry.oid)
@@ -376,7 +409,9 @@ def _parse_all(
     from concurrent.futures import ProcessPoolExecutor  # only full builds need it: kept out of start-up
 
     ctx = multiprocessing.get_context("forkserver" if hasattr(os, "fork") else "spawn")
-    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
+    # the workers mark test files as this process does (pytest's python_files of the tree being parsed)
+    initargs = (python.test_file_patterns(),)
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx, initializer=python.set_test_file_patterns, initargs=initargs) as pool:
         for i, result in enumerate(pool.map(_parse_job, jobs, chunksize=8), 1):
             yield result
             if progress is not None:

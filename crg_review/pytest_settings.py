@@ -1,7 +1,8 @@
 """What a repository's pytest settings say about doctests: whether ``--doctest-modules`` makes the
 docstring examples of every collected module tests, which text files ``--doctest-glob`` makes tests
-(pytest's default: ``test*.txt``), and the ``testpaths`` a plain ``pytest`` run collects from; and which
-of its modules the project loads into pytest as plugins (:func:`registered_plugins`).
+(pytest's default: ``test*.txt``), and the ``testpaths`` a plain ``pytest`` run collects from; which file names
+are test modules (``python_files``: :func:`python_files_setting`); and which of its modules the project loads
+into pytest as plugins (:func:`registered_plugins`).
 
 pytest reads its settings from the first of ``pytest.ini``, ``.pytest.ini``, ``pyproject.toml``
 (``[tool.pytest.ini_options]``, or pytest 9's ``[tool.pytest]``), ``tox.ini`` (``[pytest]``) and
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from .config import loads_toml
 
-__all__ = ["DoctestSettings", "doctest_settings", "registered_plugins"]
+__all__ = ["DoctestSettings", "doctest_settings", "python_files_setting", "registered_plugins"]
 
 #: where a project declares its entry points (the pytest plugins it registers: ``pytest11``)
 PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
@@ -39,27 +40,44 @@ class DoctestSettings:
         return not self.testpaths or any(path == p or path.startswith(p + "/") for p in self.testpaths)
 
 
+#: the files pytest reads its settings from, first found with its section wins (name, ini section)
+SETTINGS_FILES = (
+    ("pytest.ini", "pytest"),
+    (".pytest.ini", "pytest"),
+    ("pyproject.toml", ""),
+    ("tox.ini", "pytest"),
+    ("setup.cfg", "tool:pytest"),
+)
+
+
 def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
     """The doctest settings of the repository whose root files ``read`` returns (None: no such file).
     Unreadable or malformed settings count as none (pytest would stop on them anyway)."""
-    for name, section in (
-        ("pytest.ini", "pytest"),
-        (".pytest.ini", "pytest"),
-        ("pyproject.toml", ""),
-        ("tox.ini", "pytest"),
-        ("setup.cfg", "tool:pytest"),
-    ):
+    options = _options(read)
+    return _settings(options[0], options[1]) if options is not None else DoctestSettings()
+
+
+def python_files_setting(read: Callable[[str], bytes | None]) -> tuple[str, ...] | None:
+    """pytest's ``python_files`` (the names of the test modules it collects: ``check_*.py``, ``*_tests.py``), or
+    None when the settings give none (pytest's default, ``test_*.py`` and ``*_test.py``, then holds)."""
+    options = _options(read)
+    return tuple(options[2]) if options is not None and options[2] else None
+
+
+def _options(read: Callable[[str], bytes | None]) -> tuple[list[str], list[str], list[str]] | None:
+    """(addopts, testpaths, python_files) of the first settings file with pytest's section."""
+    for name, section in SETTINGS_FILES:
         data = read(name)
         if data is None:
             continue
         text = data.decode("utf-8", "replace")
         options = _toml_options(text) if name == "pyproject.toml" else _ini_options(text, section)
         if options is not None:
-            return _settings(*options)
-    return DoctestSettings()
+            return options
+    return None
 
 
-def _ini_options(text: str, section: str) -> tuple[list[str], list[str]] | None:
+def _ini_options(text: str, section: str) -> tuple[list[str], list[str], list[str]] | None:
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
@@ -68,10 +86,10 @@ def _ini_options(text: str, section: str) -> tuple[list[str], list[str]] | None:
     if not parser.has_section(section):
         return None
     items = parser[section]
-    return _split(items.get("addopts", "")), items.get("testpaths", "").split()
+    return _split(items.get("addopts", "")), items.get("testpaths", "").split(), items.get("python_files", "").split()
 
 
-def _toml_options(text: str) -> tuple[list[str], list[str]] | None:
+def _toml_options(text: str) -> tuple[list[str], list[str], list[str]] | None:
     if "pytest" not in text:  # no table of pytest's (every spelling of it names pytest): nothing to parse
         return None
     try:
@@ -90,7 +108,11 @@ def _toml_options(text: str) -> tuple[list[str], list[str]] | None:
             return _split(value)
         return [str(v) for v in value] if isinstance(value, list) else []
 
-    return words(table.get("addopts", "")), [str(p) for p in words(table.get("testpaths", []))]
+    return (
+        words(table.get("addopts", "")),
+        [str(p) for p in words(table.get("testpaths", []))],
+        [str(p) for p in words(table.get("python_files", []))],
+    )
 
 
 def _split(text: str) -> list[str]:

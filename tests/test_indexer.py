@@ -226,6 +226,44 @@ def test_subclasses_of_a_testcase_in_a_file_of_no_test_name_are_marked_too(
     assert store.dump() == full_dump(repo, tmp_path)
 
 
+def test_test_modules_are_those_pytests_python_files_names(repo: Path, store: Store, tmp_path: Path) -> None:
+    # `python_files = check_*.py` in pytest.ini: tests/check_math.py is a test module, tests/test_old.py is not;
+    # a change of the setting reparses every file (each file's marks follow it), as a full build of the tree does
+    write(repo, "tests/check_math.py", "def test_add():\n    assert True\n")
+    write(repo, "tests/test_old.py", "def test_old():\n    assert True\n")
+    write(repo, "pytest.ini", "[pytest]\npython_files = check_*.py\n")
+    commit(repo, "checks")
+    update(store, repo)
+
+    def tests() -> set[str]:
+        rows = store.conn.execute("SELECT s.qualname FROM symbols s WHERE s.is_test != 0 AND s.kind = 'function'")
+        return {r[0] for r in rows}
+
+    assert tests() == {"test_add"}
+    assert store.dump() == full_dump(repo, tmp_path)
+    write(repo, "pytest.ini", "[pytest]\naddopts = -q\n")  # back to pytest's default names
+    commit(repo, "default names")
+    report = update(store, repo)
+    assert report.full and tests() == {"test_old"}
+    assert store.dump() == full_dump(repo, tmp_path)
+    assert update(store, repo).unchanged  # the same settings: nothing to do
+
+
+def test_parse_workers_mark_test_modules_by_the_python_files_in_force() -> None:
+    from crg_review.indexer import PARALLEL_THRESHOLD, _parse_all
+    from crg_review.languages import python
+
+    jobs = [(f"pkg/m{i}.py", "python", b"def test_x():\n    pass\n") for i in range(PARALLEL_THRESHOLD)]
+    jobs.append(("tests/check_math.py", "python", b"def test_add():\n    pass\n"))
+    python.set_test_file_patterns(["check_*.py"])
+    try:
+        results = list(_parse_all(jobs, None, 2))
+    finally:
+        python.set_test_file_patterns(None)
+    marked = [r.symbols[-1].is_test for r in results]
+    assert marked == [False] * PARALLEL_THRESHOLD + [True]
+
+
 def test_a_commits_tree_is_indexed_whatever_the_worktree_holds(repo: Path, store: Store, tmp_path: Path) -> None:
     first = git(repo, "rev-parse", "HEAD").strip()
     write(repo, "pkg/util.py", UTIL + "\n\ndef later():\n    return 1\n")

@@ -1,8 +1,8 @@
-"""pytest's doctest settings, read the way pytest finds them."""
+"""pytest's doctest settings and test module names, read the way pytest finds them."""
 
 from __future__ import annotations
 
-from crg_review.pytest_settings import DoctestSettings, doctest_settings, registered_plugins
+from crg_review.pytest_settings import DoctestSettings, doctest_settings, python_files_setting, registered_plugins
 
 
 def reader(files: dict[str, str]):  # type: ignore[no-untyped-def]
@@ -53,3 +53,14 @@ def test_the_plugins_a_project_registers_in_each_packaging_file_and_its_root_con
     assert registered_plugins(reader({"setup.py": setup})) == {"pkg.plugin"}
     conftest = 'pytest_plugins = [\n    "pkg.fixtures",\n    "pkg.more",\n]\n'
     assert registered_plugins(reader({"conftest.py": conftest})) == {"pkg.fixtures", "pkg.more"}
+
+
+def test_python_files_from_each_kind_of_settings_file() -> None:
+    assert python_files_setting(reader({})) is None
+    assert python_files_setting(reader({"pytest.ini": "[pytest]\naddopts = -q\n"})) is None  # pytest's default
+    ini = "[tool:pytest]\npython_files =\n    check_*.py\n    *_tests.py\n"
+    assert python_files_setting(reader({"setup.cfg": ini})) == ("check_*.py", "*_tests.py")
+    listed = '[tool.pytest.ini_options]\npython_files = ["tests.py", "test_*.py", "*_tests.py"]\n'
+    assert python_files_setting(reader({"pyproject.toml": listed})) == ("tests.py", "test_*.py", "*_tests.py")
+    spaced = '[tool.pytest.ini_options]\npython_files = "Test*.py examples/*.py"\n'
+    assert python_files_setting(reader({"pyproject.toml": spaced})) == ("Test*.py", "examples/*.py")

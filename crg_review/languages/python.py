@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import fnmatch
 import re
 from collections.abc import Collection, Sequence
 from itertools import pairwise
@@ -44,9 +45,39 @@ def module_name(path: str) -> str:
     return ".".join(parts) or p.stem
 
 
+#: the repository's pytest ``python_files`` (set by the indexer for the tree it parses); None: the default names
+_TEST_FILE_PATTERNS: tuple[str, ...] | None = None
+
+
+def set_test_file_patterns(patterns: Sequence[str] | None) -> None:
+    """Which file names are test modules from now on in this process: pytest's ``python_files`` of the tree being
+    parsed (None: ``test_*.py``, ``*_test.py``, ``tests.py``, ``test.py``)."""
+    global _TEST_FILE_PATTERNS
+    _TEST_FILE_PATTERNS = tuple(patterns) if patterns else None
+
+
+def test_file_patterns() -> tuple[str, ...] | None:
+    """The python_files in force in this process (:func:`set_test_file_patterns`)."""
+    return _TEST_FILE_PATTERNS
+
+
 def is_test_file(path: str) -> bool:
     name = path.rpartition("/")[2]  # PurePosixPath(path).name, without its cost once per definition
+    if _TEST_FILE_PATTERNS is not None:
+        return name == "conftest.py" or _matches_python_files(path, name, _TEST_FILE_PATTERNS)
     return name.startswith("test_") or name.endswith("_test.py") or name in ("conftest.py", "tests.py", "test.py")
+
+
+def _matches_python_files(path: str, name: str, patterns: tuple[str, ...]) -> bool:
+    """pytest's matching of ``python_files``: a pattern without a ``/`` matches the file name, one with a ``/``
+    the end of the path (``tests/*.py``); ``*`` crosses folders, as fnmatch's does."""
+    for pattern in patterns:
+        if "/" not in pattern:
+            if fnmatch.fnmatchcase(name, pattern):
+                return True
+        elif fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, "*/" + pattern.lstrip("/")):
+            return True
+    return False
 
 
 def span(node: Any) -> Any:
