@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["Definition", "parse"]
 
 _WS = re.compile(r"\s+")
+_CONTINUED = re.compile(r"\\\r?\n[ \t]*")
 _SEPARATORS = re.compile(r"(\?\.|\.|::|->)")
 
 
@@ -91,6 +92,8 @@ def one_line(value: str, limit: int = 300) -> str:
     """Collapse whitespace and cut to ``limit`` characters."""
     # most values have no whitespace to collapse (isprintable() is False for any other \s character)
     if not (value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " "):
+        if "\\\n" in value or "\\\r\n" in value:  # a line continued: `x.\<newline>    f` is `x.f`
+            value = _CONTINUED.sub("", value)
         value = _WS.sub(" ", value).strip()
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
@@ -100,6 +103,11 @@ def one_line(value: str, limit: int = 300) -> str:
 
 def _default_split_callee(callee: str) -> tuple[str, str]:
     callee = callee.strip()
+    if "\n" in callee:  # a chain over lines: `super(B, self).\<newline>    f`, `(obj\n    .method)`
+        callee = callee.replace("\\\r\n", "").replace("\\\n", "")
+        if "?" not in callee and ":" not in callee and ">" not in callee:
+            receiver, _, name = callee.rpartition(".")
+            return receiver.strip(), name.strip()
     if "?" not in callee and ":" not in callee and ">" not in callee:  # "." is the only separator: no regex
         receiver, _, name = callee.rpartition(".")
         return receiver, name

@@ -480,6 +480,22 @@ def test_a_dotted_path_in_a_string_names_the_definition(repo: Path, tmp_path: Pa
     }
 
 
+def test_a_call_continued_over_lines_resolves_as_on_one(repo: Path, tmp_path: Path) -> None:
+    # arpeggio's export.py: `super(PTDOTExportVisitor, self).\<newline>    visit_parse_tree_node(node)`; and a chain
+    # in parentheses with the dot on the next line
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/v.py": (
+            "class Base:\n    def visit(self, node):\n        return node\n\n    def other(self):\n        return 0\n\n\n"
+            "class Child(Base):\n    def visit(self, node):\n        return super(Child, self).\\\n            visit(node)\n\n"
+            "    def chain(self):\n        return (self\n                .other())\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/v.py", "Base.visit", "super") in calls(edges, "pkg/v.py::Child.visit")
+    assert ("pkg/v.py", "Base.other", "self") in calls(edges, "pkg/v.py::Child.chain")
+
+
 def test_super_of_a_class_deriving_from_an_outside_base_is_no_name_match(repo: Path, tmp_path: Path) -> None:
     # colorlog's `class ColoredFormatter(logging.Formatter)` calling `super().formatMessage(record)`: logging's method,
     # not the method itself nor another class's of that name; a mixin without bases still guesses by name
