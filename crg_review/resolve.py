@@ -1580,6 +1580,13 @@ class Resolver:
                             add(scope.id, t, "call", line)
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, "call" if kind == "hashkey" else kind)
+            if language == "python" and not receiver and (kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))):
+                # a decorator runs in the scope around the definition: a class body sees its own names (radon's
+                # `def dispatch(meth)` in HalsteadVisitor's body, then `@dispatch def visit_BinOp`)
+                owner = self.sym(scope.parent_id) if scope.parent_id is not None else None
+                own = self._child_map(owner.id).get(name) if owner is not None and owner.kind in _CLASS_KINDS else None
+                if own is not None and own.id != scope.id and own.kind in ("function", "method"):
+                    targets = [Target(own, "local", 1.0)]
             if kind == "hashkey":  # x[key], key in x: x may be a dict or a set (or a list: then nothing runs)
                 for t in targets:
                     add(scope.id, Target(t.sym, "key", min(t.confidence, _KEY_CONFIDENCE), t.candidates), "call", line)
@@ -2189,6 +2196,10 @@ class Resolver:
                 m = self.member(target.id, name)
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
+                    if m.parent_id != target.id and language == "python" and "classmethod" in m.decorators:
+                        # `ComplexityVisitor.from_code(src)`, a base's classmethod: its `cls(...)` makes a
+                        # ComplexityVisitor, whose methods its outside base runs (radon's visitors)
+                        out.append(Target(target, "class", 1.0))
                 elif kind == "type" and self._is_enum(target):
                     out.append(Target(target, "class", 1.0))  # `c = Color.RED`: a member, an instance of the enum
             elif target.kind in ("function", "method") and target.decorators and target.file_id == fid:

@@ -2160,6 +2160,39 @@ def test_a_method_only_looked_up_by_a_made_name_in_a_class_with_an_outside_base_
     assert "tests/test_walk.py::test_own" not in selected(review(capsys, repo))
 
 
+def test_a_visitor_made_by_a_classmethod_of_its_base_runs_its_hooks_and_a_decorator_of_its_body_runs_on_import(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """radon: `ComplexityVisitor.from_code(src)` where the base `CodeVisitor(ast.NodeVisitor)` has `@classmethod def
+    from_code(cls, ...)`: `cls(...)` makes a ComplexityVisitor, whose `visit_FunctionDef` `ast.NodeVisitor.visit` runs;
+    and `HalsteadVisitor`'s body defines `def dispatch(meth)` and decorates with `@dispatch`, which runs on import."""
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/visitors.py",
+        "import ast\n\n\nclass CodeVisitor(ast.NodeVisitor):\n    @classmethod\n    def from_code(cls, src):\n"
+        "        visitor = cls()\n        visitor.visit(ast.parse(src))\n        return visitor\n\n\n"
+        "class ComplexityVisitor(CodeVisitor):\n    def visit_FunctionDef(self, node):\n        return 1\n\n\n"
+        "class HalsteadVisitor(CodeVisitor):\n    def dispatch(meth):\n        return meth\n\n"
+        "    @dispatch\n    def visit_BinOp(self, node):\n        return 2\n",
+    )
+    write(repo, "pkg/other.py", "def helper():\n    return 0\n")
+    write(
+        repo,
+        "tests/test_visit.py",
+        "from pkg.visitors import ComplexityVisitor\n\n\ndef test_complexity():\n"
+        "    assert ComplexityVisitor.from_code('def f(): pass')\n",
+    )
+    write(repo, "tests/test_other.py", "from pkg.other import helper\n\n\ndef test_helper():\n    assert helper() == 0\n")
+    commit(repo, "visitors")
+    edit(repo, "pkg/visitors.py", "        return 1\n", "        return 3\n")
+    assert "tests/test_visit.py::test_complexity" in selected(review(capsys, repo))
+    commit(repo, "visit")
+    edit(repo, "pkg/visitors.py", "        return meth\n", "        return meth or None\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_visit.py::test_complexity" in tests and "tests/test_other.py::test_helper" not in tests
+
+
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
     tmp_path: Path, capsys: Any
 ) -> None:
