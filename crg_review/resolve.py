@@ -1633,8 +1633,8 @@ class Resolver:
                 if kind == "store":
                     continue
                 for t in targets:
-                    if t.resolution == "getattr-hook":  # `Query().name`: reading it runs the class's __getattr__
-                        add(scope.id, t, "call", line)
+                    if t.resolution == "getattr-hook" or (t.resolution == "receiver-name" and t.sym.name == "__getattr__"):
+                        add(scope.id, t, "call", line)  # `Query().name`: reading it runs the class's __getattr__
                     elif _is_property(t.sym):
                         add(scope.id, Target(t.sym, "property" if t.resolution != "name-match" else t.resolution, t.confidence, t.candidates), "call", line)
                     elif t.resolution != "name-match" and t.sym.decorators:
@@ -1844,6 +1844,10 @@ class Resolver:
             cands = [c for c in cands if c.id != scope.id]
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
+            if not cands and receiver and language == "python":
+                # `self.config.min` where nothing tells what `config` holds: the `__getattr__` of a class named after
+                # it (radon's `Config`, which serves its values from a dict), as a reading of it runs
+                return self._named_after_receiver(receiver, [c for c in self.named("__getattr__") if c.kind == "method"])
         elif receiver in _SELF_NAMES and name[:1].isupper() and language == "python":
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one

@@ -496,6 +496,29 @@ def test_a_call_continued_over_lines_resolves_as_on_one(repo: Path, tmp_path: Pa
     assert ("pkg/v.py", "Base.other", "self") in calls(edges, "pkg/v.py::Child.chain")
 
 
+def test_reading_an_attribute_of_an_unknown_object_runs_the_getattr_of_a_class_named_after_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    # radon: `self.config.exclude` where `self.config = config`, a parameter, and `class Config` serves its values
+    # from a dict in `__getattr__`; a reading of an object named after no such class runs none
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/cli.py": (
+            "class Config:\n    def __init__(self, **kw):\n        self.values = kw\n\n"
+            "    def __getattr__(self, attr):\n        return self.values[attr]\n\n\n"
+            "class Other:\n    def __getattr__(self, attr):\n        return 1\n"
+        ),
+        "pkg/harvest.py": (
+            "class Harvester:\n    def __init__(self, config):\n        self.config = config\n\n"
+            "    def run(self):\n        return self.config.exclude\n\n\n"
+            "def plain(thing):\n    return thing.value\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/cli.py", "Config.__getattr__", "receiver-name") in calls(edges, "pkg/harvest.py::Harvester.run")
+    assert not calls(edges, "pkg/harvest.py::plain")
+
+
 def test_super_of_a_class_deriving_from_an_outside_base_is_no_name_match(repo: Path, tmp_path: Path) -> None:
     # colorlog's `class ColoredFormatter(logging.Formatter)` calling `super().formatMessage(record)`: logging's method,
     # not the method itself nor another class's of that name; a mixin without bases still guesses by name
