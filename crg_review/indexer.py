@@ -177,7 +177,7 @@ def update_index(
     ahead = {} if full or source.kind == "commit" else _parse_ahead(store, repo, settings, patterns, size_limit)
     report.timings["parse_ahead"] = time.perf_counter() - started
     snapshot = repo.snapshot(source.kind, source.rev)
-    test_files = _python_files(repo, snapshot)
+    test_files = python.narrow_test_file_patterns(_python_files(repo, snapshot))
     if test_files != held_test_files and not full and store.has_files():
         log.info("pytest's python_files are now %s: reparsing every file", list(test_files or ()) or "the default")
         full = report.full = True

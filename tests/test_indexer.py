@@ -227,8 +227,9 @@ def test_subclasses_of_a_testcase_in_a_file_of_no_test_name_are_marked_too(
 
 
 def test_test_modules_are_those_pytests_python_files_names(repo: Path, store: Store, tmp_path: Path) -> None:
-    # `python_files = check_*.py` in pytest.ini: tests/check_math.py is a test module, tests/test_old.py is not;
-    # a change of the setting reparses every file (each file's marks follow it), as a full build of the tree does
+    # `python_files = check_*.py` in pytest.ini: tests/check_math.py is a test module too (and tests/test_old.py
+    # still one: pytest runs a test file it is given whatever its name); a change of the setting reparses every file
+    # (each file's marks follow it), as a full build of the tree does
     write(repo, "tests/check_math.py", "def test_add():\n    assert True\n")
     write(repo, "tests/test_old.py", "def test_old():\n    assert True\n")
     write(repo, "pytest.ini", "[pytest]\npython_files = check_*.py\n")
@@ -239,7 +240,10 @@ def test_test_modules_are_those_pytests_python_files_names(repo: Path, store: St
         rows = store.conn.execute("SELECT s.qualname FROM symbols s WHERE s.is_test != 0 AND s.kind = 'function'")
         return {r[0] for r in rows}
 
-    assert tests() == {"test_add"}
+    def test_files() -> set[str]:
+        return {r[0] for r in store.conn.execute("SELECT path FROM files WHERE is_test = 1")}
+
+    assert tests() == {"test_add", "test_old"}
     assert store.dump() == full_dump(repo, tmp_path)
     write(repo, "pytest.ini", "[pytest]\naddopts = -q\n")  # back to pytest's default names
     commit(repo, "default names")
@@ -247,6 +251,11 @@ def test_test_modules_are_those_pytests_python_files_names(repo: Path, store: St
     assert report.full and tests() == {"test_old"}
     assert store.dump() == full_dump(repo, tmp_path)
     assert update(store, repo).unchanged  # the same settings: nothing to do
+    # boolean.py's `python_files = *.py` (pytest looks for tests in every module) tells no test code from the rest
+    write(repo, "pytest.ini", "[pytest]\npython_files = *.py\n")
+    commit(repo, "every module")
+    report = update(store, repo)
+    assert not report.full and test_files() == {"tests/test_old.py"}
 
 
 def test_parse_workers_mark_test_modules_by_the_python_files_in_force() -> None:

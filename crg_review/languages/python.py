@@ -50,10 +50,18 @@ _TEST_FILE_PATTERNS: tuple[str, ...] | None = None
 
 
 def set_test_file_patterns(patterns: Sequence[str] | None) -> None:
-    """Which file names are test modules from now on in this process: pytest's ``python_files`` of the tree being
-    parsed (None: ``test_*.py``, ``*_test.py``, ``tests.py``, ``test.py``)."""
+    """Which file names are test modules from now on in this process, besides ``test_*.py``, ``*_test.py``,
+    ``tests.py`` and ``test.py``: those pytest's ``python_files`` of the tree being parsed names (``check_*.py``,
+    ``Test*.py``). A pattern any module name matches (boolean.py's ``*.py``, with which pytest looks for tests in
+    every module) tells no test code from the rest and is left out."""
     global _TEST_FILE_PATTERNS
-    _TEST_FILE_PATTERNS = tuple(patterns) if patterns else None
+    _TEST_FILE_PATTERNS = narrow_test_file_patterns(patterns)
+
+
+def narrow_test_file_patterns(patterns: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The patterns of ``python_files`` that do not match any module name (None: none such)."""
+    narrow = tuple(p for p in patterns or () if not _matches_python_files("pkg/module.py", "module.py", (p,)))
+    return narrow or None
 
 
 def test_file_patterns() -> tuple[str, ...] | None:
@@ -63,9 +71,9 @@ def test_file_patterns() -> tuple[str, ...] | None:
 
 def is_test_file(path: str) -> bool:
     name = path.rpartition("/")[2]  # PurePosixPath(path).name, without its cost once per definition
-    if _TEST_FILE_PATTERNS is not None:
-        return name == "conftest.py" or _matches_python_files(path, name, _TEST_FILE_PATTERNS)
-    return name.startswith("test_") or name.endswith("_test.py") or name in ("conftest.py", "tests.py", "test.py")
+    if name.startswith("test_") or name.endswith("_test.py") or name in ("conftest.py", "tests.py", "test.py"):
+        return True
+    return _TEST_FILE_PATTERNS is not None and _matches_python_files(path, name, _TEST_FILE_PATTERNS)
 
 
 def _matches_python_files(path: str, name: str, patterns: tuple[str, ...]) -> bool:
