@@ -2200,9 +2200,11 @@ class Resolver:
                 m = self.member(target.id, name)
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
-                    if m.parent_id != target.id and language == "python" and "classmethod" in m.decorators:
+                    inherited = m.parent_id != target.id and "classmethod" in m.decorators
+                    if inherited and language == "python" and scope.kind in ("function", "method"):
                         # `ComplexityVisitor.from_code(src)`, a base's classmethod: its `cls(...)` makes a
-                        # ComplexityVisitor, whose methods its outside base runs (radon's visitors)
+                        # ComplexityVisitor, whose methods its outside base runs (radon's visitors). Not at a module's
+                        # top, where such a call registers the class (jsonpickle's `DatetimeHandler.handles(datetime)`)
                         out.append(Target(target, "class", 1.0))
                 elif kind == "type" and self._is_enum(target):
                     out.append(Target(target, "class", 1.0))  # `c = Color.RED`: a member, an instance of the enum
