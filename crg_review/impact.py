@@ -35,7 +35,7 @@ from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import CrgError
-from .languages import hooks_for, language_for_path
+from .languages import hooks_for, language_for_path, python
 from .languages.python import TEST_BASES
 from .model import (
     CLASS_KINDS,
@@ -2659,6 +2659,11 @@ def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int
     selected whole when its text names a reached function, class or method, as a doctest text file is
     (reason ``unparsed``)."""
     rows = graph.conn.execute("SELECT path, language FROM files WHERE status = 'skipped:too-large'").fetchall()
+    if not rows:
+        return
+    # Python test modules as the index was built: with the python_files of the tree's pytest settings
+    row = graph.conn.execute("SELECT value FROM meta WHERE key='python_files'").fetchone()
+    python.set_test_file_patterns(python.patterns_from_meta(row[0] if row else None))
     tests = [str(p) for p, lang in rows if lang and hooks_for(lang).is_test_file(p)]
     if not tests or graph.files is None or not reached:
         return

@@ -172,7 +172,7 @@ def update_index(
 
     # which Python files are test modules: pytest's python_files of the tree the index holds, until the new
     # snapshot's settings are read (a change of them reparses every file: each file's test marks follow them)
-    held_test_files = _test_files_meta(store.get_meta("python_files"))
+    held_test_files = python.patterns_from_meta(store.get_meta("python_files"))
     python.set_test_file_patterns(held_test_files)
     ahead = {} if full or source.kind == "commit" else _parse_ahead(store, repo, settings, patterns, size_limit)
     report.timings["parse_ahead"] = time.perf_counter() - started
@@ -358,15 +358,6 @@ def _clear_edges(conn: sqlite3.Connection, file_ids: set[int]) -> None:
         ph = ",".join("?" * len(chunk))
         conn.execute(f"DELETE FROM edges WHERE file_id IN ({ph})", chunk)
         conn.execute(f"DELETE FROM unresolved WHERE file_id IN ({ph})", chunk)
-
-
-def _test_files_meta(text: str | None) -> tuple[str, ...] | None:
-    """The python_files an index was built with (meta ``python_files``, JSON; None: the default names)."""
-    try:
-        value = json.loads(text) if text else None
-    except ValueError:
-        return None
-    return tuple(str(p) for p in value) if isinstance(value, list) and value else None
 
 
 def _python_files(repo: Repo, snapshot: Snapshot) -> tuple[str, ...] | None:

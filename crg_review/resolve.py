@@ -1580,8 +1580,10 @@ class Resolver:
                             add(scope.id, t, "call", line)
                 continue  # a parameter, not a definition
             targets = self._resolve_name(fid, scope, name, receiver, "call" if kind == "hashkey" else kind)
-            if language == "python" and not receiver and (kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))):
-                # a decorator runs in the scope around the definition: a class body sees its own names (radon's
+            # a decorator of `scope` (`@deco`, or `@deco(...)`: a call the parser gives the decorated function's scope)
+            decorating = kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))
+            if decorating and language == "python" and not receiver:
+                # it runs in the scope around the definition: a class body sees its own names (radon's
                 # `def dispatch(meth)` in HalsteadVisitor's body, then `@dispatch def visit_BinOp`)
                 owner = self.sym(scope.parent_id) if scope.parent_id is not None else None
                 own = self._child_map(owner.id).get(name) if owner is not None and owner.kind in _CLASS_KINDS else None
@@ -1609,10 +1611,8 @@ class Resolver:
                             if init is not None:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
-            # a decorator of `scope` (`@deco`, or `@deco(...)`: a call the parser gives the decorated function's scope);
             # `@cli.command()` over `def get(...)`: the click group `cli` runs its subcommand `get` (`@sub.group()`,
             # `@process.register(int)` of singledispatch alike): the function named is the way in to it
-            decorating = kind == "decorator" or (kind == "call" and _decorator_call(scope, name, receiver))
             if decorating and language == "python":
                 for registrar in self._registrars(fid, scope, name, receiver):
                     add(registrar.sym.id, Target(scope, "registered", min(registrar.confidence, _REGISTERED_CONFIDENCE)), "call", line)

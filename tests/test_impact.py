@@ -657,6 +657,29 @@ def test_a_test_file_over_the_size_limit_is_selected_whole_when_it_names_reached
     assert code == 0 and "tests/test_big_api.py" in out.split()
 
 
+def test_an_oversized_test_module_named_by_python_files_is_found_by_commands_that_do_not_index(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # `python_files = check_*.py`: tests/check_big.py is a test module over the size limit; `tests-for` reads the
+    # index as built (its python_files), not whatever names this process last parsed with
+    from crg_review.languages import python
+
+    repo = project(tmp_path)
+    write(repo, "pyproject.toml", "[tool.crg-review]\nsize-limit = 2000\n")
+    write(repo, "pytest.ini", "[pytest]\npython_files = check_*.py\n")
+    padding = "".join(f"\n\ndef test_case_{i}():\n    assert CASES[{i}] == {i}\n" for i in range(80))
+    write(repo, "tests/check_big.py", "from pkg.core import api\n\nCASES = list(range(80))\n" + padding)
+    commit(repo, "generated checks")
+    db = str(tmp_path / "index.db")
+    assert run_cli(capsys, "index", "--repo", str(repo), "--db", db)[0] == 0
+    python.set_test_file_patterns(None)  # as in a process that has not indexed
+    try:
+        code, out, _ = run_cli(capsys, "tests-for", "pkg/core.py::leaf", "--repo", str(repo), "--db", db)
+    finally:
+        python.set_test_file_patterns(None)  # the names this process parses with: no other test's business
+    assert code == 0 and "tests/check_big.py" in out.split()
+
+
 def test_a_method_dispatched_by_name_among_too_many_classes_is_reached_from_the_users_of_its_class(
     tmp_path: Path, capsys: Any
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import fnmatch
+import json
 import re
 from collections.abc import Collection, Sequence
 from itertools import pairwise
@@ -56,6 +57,15 @@ def set_test_file_patterns(patterns: Sequence[str] | None) -> None:
     every module) tells no test code from the rest and is left out."""
     global _TEST_FILE_PATTERNS
     _TEST_FILE_PATTERNS = narrow_test_file_patterns(patterns)
+
+
+def patterns_from_meta(text: str | None) -> tuple[str, ...] | None:
+    """The python_files an index was built with (its meta ``python_files``, JSON; None: the default names)."""
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return tuple(str(p) for p in value) if isinstance(value, list) and value else None
 
 
 def narrow_test_file_patterns(patterns: Sequence[str] | None) -> tuple[str, ...] | None:
