@@ -195,6 +195,19 @@ _COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
 _INERT_BASES = frozenset(
     ("object", "Generic", "Protocol", "ABC", "Exception", "BaseException", "NamedTuple", "TypedDict", "Enum")
 )
+#: methods a well-known class of the standard library calls on the instances of its subclasses, from code the index
+#: does not have (C `datetime` calls a tzinfo's `fromutc` for `dt.astimezone(tz)` and `datetime.now(tz)`): the uses of
+#: such a subclass stand for their callers as well, even where the repository calls them too (pytz's DstTzInfo)
+_OUTSIDE_PROTOCOLS = {
+    "tzinfo": frozenset(("utcoffset", "dst", "tzname", "fromutc")),
+    "JSONEncoder": frozenset(("default",)),
+    "Thread": frozenset(("run",)),
+    "Handler": frozenset(("emit",)),
+    "StreamHandler": frozenset(("emit",)),
+    "NodeVisitor": frozenset(("generic_visit",)),
+    "NodeTransformer": frozenset(("generic_visit",)),
+}
+_OUTSIDE_PROTOCOL_NAMES = frozenset(n for names in _OUTSIDE_PROTOCOLS.values() for n in names)
 #: calls on a module-level table that hand out none of its values (`FORMATS.keys()`) or store into it
 #: (`FILTERS.update({...})`, as python.STORING_METHODS): a module body making them calls nothing it holds
 _TABLE_KEEPING = frozenset(
@@ -1180,6 +1193,8 @@ class Graph:
             return False
         if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
             return False
+        if method.name in _OUTSIDE_PROTOCOL_NAMES and self._outside_protocol(method):
+            return True
         incoming = self.incoming([method.id])[method.id]
         overrides = bool(self.base_methods(method))
         # a look-up by a name made at run time (`getattr(self, "visit_" + name)`) dispatches as the outside base may:
@@ -1192,6 +1207,19 @@ class Graph:
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
         # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
+
+    def _outside_protocol(self, method: Node) -> bool:
+        """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`
+        (by the base's last name as written) that calls methods of this name."""
+        assert method.parent_id is not None
+        for cid in (method.parent_id, *self._transitive(method.parent_id, "bases")):
+            node = self.nodes([cid]).get(cid)
+            if node is None:
+                continue
+            rows = self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, cid))
+            if any(method.name in _OUTSIDE_PROTOCOLS.get(name, ()) for (name,) in rows):
+                return True
+        return False
 
     def _dispatched_by_name(self, name: str) -> bool:
         """Whether the repository calls a method of this name on objects of unknown type with too many

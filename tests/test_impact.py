@@ -2224,6 +2224,36 @@ def test_a_visitor_made_by_a_classmethod_of_its_base_runs_its_hooks_and_a_decora
     assert {"tests/test_visit.py::test_complexity", "tests/test_other.py::test_helper"} <= set(tests)
 
 
+def test_a_tzinfo_method_that_datetime_calls_is_reached_from_the_users_of_its_class(tmp_path: Path, capsys: Any) -> None:
+    """pytz: `DstTzInfo(BaseTzInfo)`, `BaseTzInfo(tzinfo)`; C `datetime` calls `fromutc` for `dt.astimezone(tz)`,
+    so a test making the zone reaches it, though `normalize` also calls it in the repository (and is called itself)."""
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/tz.py",
+        "from datetime import timedelta, tzinfo\n\n\nclass BaseTzInfo(tzinfo):\n    def utcoffset(self, dt):\n"
+        "        return timedelta(0)\n\n\nclass DstTzInfo(BaseTzInfo):\n    def fromutc(self, dt):\n"
+        "        return dt.replace(tzinfo=self)\n\n    def normalize(self, dt):\n        return self.fromutc(dt)\n\n\n"
+        "class Plain:\n    def fromutc(self, dt):\n        return dt\n\n\n"
+        "def timezone(name):\n    return DstTzInfo()\n\n\ndef plain():\n    return Plain()\n\n\n"
+        "def normal(dt):\n    return DstTzInfo().normalize(dt) and Plain().fromutc(dt)\n",
+    )
+    write(
+        repo,
+        "tests/test_zones.py",
+        "from datetime import datetime, timezone as utc\n\nfrom pkg.tz import plain, timezone\n\n\n"
+        "def test_convert():\n    assert datetime(2020, 1, 1, tzinfo=utc.utc).astimezone(timezone('x'))\n\n\n"
+        "def test_plain():\n    assert plain()\n",
+    )
+    commit(repo, "zones")
+    edit(repo, "pkg/tz.py", "return dt.replace(tzinfo=self)", "return dt.replace(tzinfo=self) or None")
+    assert "tests/test_zones.py::test_convert" in selected(review(capsys, repo))
+    commit(repo, "fromutc")
+    # a class of no such base: only the repository's calls run its method of that name
+    edit(repo, "pkg/tz.py", "        return dt\n", "        return dt or None\n")
+    assert "tests/test_zones.py::test_plain" not in selected(review(capsys, repo))
+
+
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
     tmp_path: Path, capsys: Any
 ) -> None:
