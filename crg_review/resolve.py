@@ -2639,6 +2639,19 @@ class Resolver:
 
         return self._through_decorator(fid, fn, getters)
 
+    def _factory_accessors(self, fid: int, owner: Sym, callee: str, method: str) -> list[Target]:
+        """``path_info = environ_getter('PATH_INFO')`` in a class body, where the function (of any file) returns
+        ``property(fget, fset, ...)`` of functions it defines: the nested getter (``fget``) for a read, the setter
+        for a write, told by their names (webob's descriptors; their file's return facts say it makes a property)."""
+        out: list[Target] = []
+        word = "get" if method == "__get__" else "set"
+        for factory in self._bound(fid, owner, callee):
+            if factory.kind != "function" or ("assign", "property") not in self.returned_facts(factory.file_id).get(factory.id, []):
+                continue
+            nested = [c for c in self.children(factory.id) if c.kind == "function"]
+            out.extend(Target(c, "property", 0.9) for c in nested if word in c.name.lower())
+        return out
+
     def _class_descriptor(self, fid: int, scope: Sym, name: str, method: str) -> list[Target]:
         """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
         ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one."""
@@ -2666,6 +2679,8 @@ class Resolver:
                         m = self.member(desc.id, method)
                         if m is not None and m not in [t.sym for t in out]:
                             out.append(Target(m, "descriptor", 0.9))
+                    if kind == "assign" and method in ("__get__", "__set__"):
+                        out.extend(t for t in self._factory_accessors(fid, owner, text, method) if t not in out)
             finally:
                 self._depth -= 1
             break

@@ -519,6 +519,32 @@ def test_reading_an_attribute_of_an_unknown_object_runs_the_getattr_of_a_class_n
     assert not calls(edges, "pkg/harvest.py::plain")
 
 
+def test_a_property_a_factory_makes_in_a_class_body_runs_its_nested_getter_and_setter(repo: Path, tmp_path: Path) -> None:
+    # webob: `path_info = environ_getter('PATH_INFO')` in Request's body; descriptors.py's environ_getter returns
+    # `property(fget, fset, ...)` of functions it defines. A factory returning a plain function makes no property
+    descriptors = (
+        "def environ_getter(key):\n    def fget(req):\n        return req.environ[key]\n\n"
+        "    def fset(req, val):\n        req.environ[key] = val\n    return property(fget, fset, doc='x')\n"
+    )
+    files = {
+        "wo/__init__.py": "",
+        "wo/descriptors.py": descriptors,
+        "wo/request.py": (
+            "from wo.descriptors import environ_getter\n\n\nclass Request:\n    path_info = environ_getter('PATH_INFO')\n\n"
+            "    def path(self):\n        return self.path_info\n\n    def move(self, p):\n        self.path_info = p\n"
+        ),
+    }
+    db = tmp_path / "i.db"
+    edges, _, _ = index(repo, files, db)
+    assert ("wo/descriptors.py", "environ_getter.fget", "property") in calls(edges, "wo/request.py::Request.path")
+    assert ("wo/descriptors.py", "environ_getter.fset", "property") in calls(edges, "wo/request.py::Request.move")
+    assert ("wo/descriptors.py", "environ_getter.fset") not in {c[:2] for c in calls(edges, "wo/request.py::Request.path")}
+    # the factory no longer makes a property: the other file's reads run nothing of it, as in a full build
+    plain = descriptors.replace("return property(fget, fset, doc='x')", "return fget")
+    edges = assert_incremental_equals_full(repo, tmp_path, db, {"wo/descriptors.py": plain})
+    assert ("wo/descriptors.py", "environ_getter.fget") not in {c[:2] for c in calls(edges, "wo/request.py::Request.path")}
+
+
 def test_super_of_a_class_deriving_from_an_outside_base_is_no_name_match(repo: Path, tmp_path: Path) -> None:
     # colorlog's `class ColoredFormatter(logging.Formatter)` calling `super().formatMessage(record)`: logging's method,
     # not the method itself nor another class's of that name; a mixin without bases still guesses by name

@@ -1939,7 +1939,7 @@ def _drop_unused_facts(result: ParseResult) -> None:
             # a nested function returned (a decorator's wrapper): other files' decorated functions run it
             and not (r.kind == "alias" and f"{r.scope}.{r.receiver}" in functions)
             # `return Indent(...)`: another file's calls of the function make what it names (resolve: _returned_classes)
-            and not (r.kind == "assign" and r.name == "return" and _names_maker(r.receiver))
+            and not (r.kind == "assign" and r.name == "return" and (_names_maker(r.receiver) or r.receiver in _PROPERTIES))
             # `return partial(update_wrapper, ...)`, `return helper`: a function of the file (or a class, or a name it
             # imports), which another file's call of what it returns runs or constructs (resolve: _returned_elsewhere)
             and not (r.kind == "alias" and r.name == "return" and r.receiver in names_defined)
