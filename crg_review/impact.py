@@ -1212,14 +1212,11 @@ class Graph:
         """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`
         (by the base's last name as written) that calls methods of this name."""
         assert method.parent_id is not None
-        for cid in (method.parent_id, *self._transitive(method.parent_id, "bases")):
-            node = self.nodes([cid]).get(cid)
-            if node is None:
-                continue
-            rows = self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, cid))
-            if any(method.name in _OUTSIDE_PROTOCOLS.get(name, ()) for (name,) in rows):
-                return True
-        return False
+        return any(
+            method.name in _OUTSIDE_PROTOCOLS.get(name, ())
+            for cid in (method.parent_id, *self._transitive(method.parent_id, "bases"))
+            for name in self._written_bases(cid)
+        )
 
     def _dispatched_by_name(self, name: str) -> bool:
         """Whether the repository calls a method of this name on objects of unknown type with too many
@@ -1346,15 +1343,17 @@ class Graph:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
         found = self._outside_bases.get(class_id)
         if found is None:
-            node = self.nodes([class_id]).get(class_id)
-            named = 0
-            if node is not None:
-                rows = self.conn.execute(
-                    "SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id)
-                )
-                named = sum(1 for (name,) in rows if name not in _INERT_BASES)
+            named = sum(1 for name in self._written_bases(class_id) if name not in _INERT_BASES)
             found = self._outside_bases[class_id] = named > len(self.bases(class_id))
         return found
+
+    def _written_bases(self, class_id: int) -> list[str]:
+        """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
+        node = self.nodes([class_id]).get(class_id)
+        if node is None:
+            return []
+        rows = self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
+        return [name for (name,) in rows]
 
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,

@@ -103,14 +103,12 @@ def one_line(value: str, limit: int = 300) -> str:
 
 def _default_split_callee(callee: str) -> tuple[str, str]:
     callee = callee.strip()
-    if "\n" in callee:  # a chain over lines: `super(B, self).\<newline>    f`, `(obj\n    .method)`
-        callee = callee.replace("\\\r\n", "").replace("\\\n", "")
-        if "?" not in callee and ":" not in callee and ">" not in callee:
-            receiver, _, name = callee.rpartition(".")
-            return receiver.strip(), name.strip()
+    over_lines = "\n" in callee  # a chain over lines: `super(B, self).\<newline>    f`, `(obj\n    .method)`
+    if over_lines:
+        callee = _CONTINUED.sub("", callee)
     if "?" not in callee and ":" not in callee and ">" not in callee:  # "." is the only separator: no regex
         receiver, _, name = callee.rpartition(".")
-        return receiver, name
+        return (receiver.strip(), name.strip()) if over_lines else (receiver, name)
     parts = _SEPARATORS.split(callee)
     if len(parts) == 1:
         return "", callee
