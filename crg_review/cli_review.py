@@ -5,12 +5,9 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -89,24 +86,9 @@ def _review(args: argparse.Namespace, ws: Any) -> Any:
 
     spec = DiffSpec.parse(args.range, staged=args.staged)
     cap = _checked_depth(getattr(args, "max_impacted", None), "--max-impacted")
-    with _no_collection():
-        return review_diff(
-            ws, spec, depth=_checked_depth(getattr(args, "depth", None)), cap=DEFAULT_CAP if cap is None else cap
-        )
-
-
-@contextmanager
-def _no_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector: a big review makes hundreds of thousands of small objects and
-    keeps them all, and the collector would walk them again and again for nothing (a tenth of the django
-    review's time). It runs again afterwards: the command line also runs in-process (tests, hooks)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    return review_diff(
+        ws, spec, depth=_checked_depth(getattr(args, "depth", None)), cap=DEFAULT_CAP if cap is None else cap
+    )
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -121,7 +103,7 @@ def _emit(text: str, output: str | None) -> None:
 
 @cli.command("diff")
 def _diff(args: argparse.Namespace) -> int:
-    from .impact import fail_reached
+    from .impact import fail_reached, paused_collection
     from .render import render
 
     ws = cli._workspace(args)
@@ -133,7 +115,7 @@ def _diff(args: argparse.Namespace) -> int:
     finally:
         ws.close()
     color = args.format == "text" and not args.output and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    with _no_collection():
+    with paused_collection():
         text = render(review, args.format, template_dir=ws.config.template_dir, color=color)
     _emit(text, args.output)
     return 2 if fail_reached(review.findings, ws.config.fail_on) else 0

@@ -183,6 +183,8 @@ def update_index(
         full = report.full = True
         ahead = {}
     python.set_test_file_patterns(test_files)
+    if full and not store.conn.in_transaction and store.has_files():
+        store.make_vacuumable()  # the rebuild then gives back the old rows' pages before its copy for the helper
     with store.atomic() as conn:
         previous = None
         if not full and store.get_meta("settings") == settings:

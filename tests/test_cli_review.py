@@ -159,3 +159,28 @@ def test_tests_for(tmp_path: Path, capsys: Any) -> None:
     assert (code, out) == (0, "tests/test_api.py::test_serve\n")
     code, out, _ = cli(capsys, repo, "tests-for", "lonely")
     assert code == 0 and "no test reaches" in out
+
+
+def test_the_index_update_of_a_diff_runs_with_the_garbage_collector(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the analysis pauses the collector; a rebuild the diff starts makes cycles it must collect (django: 35 MiB)
+    import gc
+
+    from crg_review.workspace import Workspace
+
+    repo = project(tmp_path)
+    seen: list[bool] = []
+    update = Workspace.update
+
+    def recording(self: Workspace, *args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return update(self, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "update", recording)
+    p = repo / "pkg/core.py"
+    p.write_text(p.read_text().replace("return 0", "return 1"))
+    code, out, _ = cli(capsys, repo, "diff", "--format", "json")
+    assert code == 0 and json.loads(out)["tests"]
+    assert seen == [True]
+    assert gc.isenabled()

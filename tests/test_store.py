@@ -17,7 +17,7 @@ from crg_review.gitio import Repo
 from crg_review.indexer import Source, update_index
 from crg_review.store import SCHEMA_VERSION, Store, fts_quote, name_tokens
 
-from .helpers import commit, crg, make_repo, write
+from .helpers import commit, crg, make_repo, python_package, write
 
 CODE = "def getUserName(user):\n    return helper(user)\n\n\ndef helper(u):\n    return u\n"
 
@@ -113,6 +113,48 @@ def test_a_write_is_invisible_to_other_connections_until_commit(db: Path) -> Non
     finally:
         other.close()
         store.close()
+
+
+def _pages(conn: sqlite3.Connection) -> tuple[int, int]:
+    return conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
+
+
+def test_clearing_gives_back_the_old_rows_pages_and_a_rollback_keeps_them(tmp_path: Path, db: Path) -> None:
+    # a full build copies the database for its helper process: the old rows' pages must not go with it
+    repo = make_repo(tmp_path / "big")
+    python_package(repo, 60)
+    commit(repo)
+    before = indexed(repo, db)
+    store = Store.open(db)
+    try:
+        assert store.conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+        full, _ = _pages(store.conn)
+        with pytest.raises(RuntimeError), store.atomic():
+            store.clear()
+            pages, free = _pages(store.conn)
+            assert free == 0 and pages < full, (pages, free, full)
+            raise RuntimeError("killed")
+        assert _pages(store.conn)[0] == full
+    finally:
+        store.close()
+    assert crg("dump", "--repo", str(repo), "--db", str(db)).json() == before
+
+
+def test_a_full_rebuild_makes_an_older_index_incremental_vacuum(repo: Path, db: Path) -> None:
+    before = indexed(repo, db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA auto_vacuum=NONE")
+    conn.execute("VACUUM")  # as indexes made before incremental vacuum are
+    assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+    conn.close()
+    assert crg("index", "--full", "--repo", str(repo), "--db", str(db)).code == 0
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
+        assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+    finally:
+        conn.close()
+    assert crg("dump", "--repo", str(repo), "--db", str(db)).json() == before
 
 
 # --- schema versions and migrations ---------------------------------------------------------------
