@@ -354,13 +354,15 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     signature = _hook(hooks, "signature", _default_signature)
     params = _hook(hooks, "params", lambda d, s: ())
     test_flags: dict[int, bool] = {}
+    # `from django.test import TestCase as DjangoTestCase`: a base so named is the class imported (for test marks)
+    imported_as = {imp.alias: imp.name for _, imp in raw_imports if imp.alias and imp.name and imp.name != "*"}
     # a definition's first line: the newlines before it, counted on from the previous one (they come in order)
     start_line, counted = 1, 0
     for d in ordered:
         start_line += source.count(b"\n", counted, d.start)
         counted = d.start
         parent_test = test_flags.get(id(d.parent), module_symbol.is_test) if d.parent else module_symbol.is_test
-        d.bases = [b for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
+        d.bases = [imported_as.get(b, b) for b, _ in base_map.get((d.node.start_byte, d.node.end_byte), [])]  # is_test reads them
         flag = bool(is_test(d, path, parent_test))
         test_flags[id(d)] = flag
         result.symbols.append(

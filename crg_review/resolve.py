@@ -68,6 +68,8 @@ __all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES"
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
 #: overrides of a method in at most MAX_FAMILIES class hierarchies)
 MAX_CANDIDATES = 16
+#: facts that bind a name (a variable), unlike `x[k] = v` or `x.append(v)`, which add to what it holds
+_BINDING_FACTS = frozenset({"assign", "alias", "element", "lookup", "unpack"})
 MAX_FAMILIES = 3
 
 _PY_BUILTINS = frozenset(dir(builtins))
@@ -154,6 +156,8 @@ _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
 _LOOKUP_FACT = "getattr()"
 #: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+#: an attribute of what a call makes, ``Spec(s).clause``: (callee, attribute)
+_MADE_ATTRIBUTE = re.compile(r"([A-Za-z_][\w.]*)\([^()]*\)\.([A-Za-z_]\w*)")
 _MAX_ANNOTATION_NAMES = 8
 #: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
 Fact = tuple[str, str]
@@ -538,6 +542,10 @@ class Resolver:
                     continue
                 if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
+                made = _MADE_ATTRIBUTE.fullmatch(text) if kind == "alias" else None
+                if made is not None:  # `clause = Spec(s).clause`: what Spec's methods assign self.clause
+                    out.extend(c for c in self._made_attribute(fid, where, made[1], made[2]) if c not in out)
+                    continue
                 # `writer: File | Field | Base64Decoder | None`: each class of a union (python-multipart)
                 for name_text in _type_names(text) if kind == "assign" else [_type_name(text)]:
                     if not name_text:
@@ -557,6 +565,16 @@ class Resolver:
                     out.extend(c for c in found_here if c not in out)
         finally:
             self._depth -= 1
+        return out
+
+    def _made_attribute(self, fid: int, scope: Sym, callee: str, attr: str) -> list[Sym]:
+        """Classes of ``callee(...).attr``: of what the methods of the classes the call makes assign ``self.attr``,
+        for those classes of this file (another file's facts are not read here)."""
+        out: list[Sym] = []
+        for cls in self._made_by(fid, scope, callee):
+            inside = next((m for m in self.children(cls.id) if m.kind == "method"), None) if cls.file_id == fid else None
+            if inside is not None:
+                out.extend(c for c in self._types_of(fid, inside, f"self.{attr}") if c not in out)
         return out
 
     def _imported_instances(self, fid: int, scope: Sym, var: str) -> list[Sym]:
@@ -1817,7 +1835,16 @@ class Resolver:
                         return [Target(s, "package", 0.9, len(same)) for s in same]
             if language == "python" and name in _PY_BUILTINS:
                 return []
+            if language == "python" and kind == "call" and self._assigned(fid, scope, name):
+                # `handler = getattr(module, name)` then `handler(x)`: a variable holding what nothing here tells; a
+                # function of that name elsewhere is not it
+                return []
         return self._unbound(fid, scope, name, receiver, kind, language)
+
+    def _assigned(self, fid: int, scope: Sym, name: str) -> bool:
+        """Whether the nearest scope stating anything about ``name`` binds it (an assignment, a loop variable, an
+        unpacking): a variable of this module."""
+        return any(kind in _BINDING_FACTS for _where, (kind, _text) in self._facts_of(fid, scope, name))
 
     def _unbound(self, fid: int, scope: Sym, name: str, receiver: str, kind: str, language: str | None) -> list[Target]:
         """A name no binding explains: an ``argparse`` default, or the definitions of that name (``name-match``)."""
@@ -3174,6 +3201,8 @@ def _type_name(text: str) -> str:
     head, args = _unwrap(text)
     if args and head.rpartition(".")[2] in ("type", "Type"):
         head, _ = _unwrap(args)
+    if "(" in head and not head.endswith(")"):
+        return ""  # `Spec(s).clause`: an attribute of what the call made, not the class it names
     text = _strip_generics(head)
     return text if all(p.isidentifier() for p in text.split(".")) else ""
 

@@ -112,6 +112,28 @@ class Legacy(unittest.TestCase):
     assert elsewhere["Legacy"] is True and elsewhere["Legacy.test_old"] is True  # TestCase anywhere
 
 
+def test_a_testcase_imported_under_another_name_makes_test_classes() -> None:
+    # semantic_version's `from django.test import TestCase as DjangoTestCase`
+    source = b"""from django.test import TestCase as DjangoTestCase
+from .helpers import Helper as Base
+
+
+class FieldMigrationTests(DjangoTestCase):
+    def test_migrate(self):
+        pass
+
+
+class Other(Base):
+    def test_like(self):
+        pass
+"""
+    marks = {s.qualname: s.is_test for s in parse(source, "tests/django_checks.py", "python").symbols}
+    assert marks["FieldMigrationTests"] is True and marks["FieldMigrationTests.test_migrate"] is True
+    assert marks["Other"] is False and marks["Other.test_like"] is False
+    bases = parse(source, "tests/django_checks.py", "python").bases
+    assert [b.text for b in bases] == ["DjangoTestCase", "Base"]  # stored as written: resolution follows the import
+
+
 def test_syntax_error_keeps_what_was_recovered() -> None:
     source = b"""def good(a):
     return a + 1

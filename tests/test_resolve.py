@@ -158,6 +158,57 @@ def test_external_and_builtin_calls_are_counted_not_guessed(repo: Path, tmp_path
     assert isinstance(reasons, dict) and reasons.get("external", 0) >= 1 and reasons.get("builtin", 0) >= 1
 
 
+def test_a_variable_of_the_scope_is_no_name_match_of_a_function_elsewhere(repo: Path, tmp_path: Path) -> None:
+    files = {
+        "handlers.py": "def handler(x):\n    return x\n\n\ndef step(x):\n    return x\n",
+        "use.py": (
+            "import importlib\n\n\ndef by_name(name):\n    handler = getattr(importlib, name)\n    return handler(1)\n\n\n"
+            "def each(steps):\n    for step in steps:\n        step(2)\n\n\n"
+            "def unknown():\n    return handler(3)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "use.py::by_name") == set()  # a variable holding what getattr gave
+    assert calls(edges, "use.py::each") == set()  # a loop variable
+    # a name nothing in the file binds is still matched by name
+    assert calls(edges, "use.py::unknown") == {("handlers.py", "handler", "name-match")}
+
+
+def test_a_walrus_binds_a_variable_as_an_assignment_does(repo: Path, tmp_path: Path) -> None:
+    # tinycss2's tests: `if not (color := parse_color(text)): ...` then `(*coordinates, alpha) = color`
+    files = {
+        "colors.py": (
+            "class Color:\n    def __iter__(self):\n        return iter((1, 2))\n\n    def hue(self):\n        return 1\n\n\n"
+            "def parse_color(text):\n    return Color()\n"
+        ),
+        "use.py": (
+            "from colors import parse_color\n\n\ndef check(text):\n    if not (color := parse_color(text)):\n"
+            "        return None\n    (*coordinates, alpha) = color\n    return color.hue()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "use.py::check") == {
+        ("colors.py", "parse_color", "import"),
+        ("colors.py", "Color.__iter__", "typed"),
+        ("colors.py", "Color.hue", "typed"),
+    }
+
+
+def test_an_attribute_of_what_a_call_makes_is_typed_by_the_class_methods(repo: Path, tmp_path: Path) -> None:
+    # semantic_version's `self._clause = Spec(s).clause`: a Clause, not a Spec
+    files = {
+        "spec.py": (
+            "class Clause:\n    def match(self, v):\n        return True\n\n\n"
+            "class Spec:\n    def __init__(self, s):\n        self.clause = Clause()\n\n    def match(self, v):\n"
+            "        return False\n\n\n"
+            "class Holder:\n    def __init__(self, s):\n        self._clause = Spec(s).clause\n\n"
+            "    def check(self, v):\n        return self._clause.match(v)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "spec.py::Holder.check") == {("spec.py", "Clause.match", "typed")}
+
+
 def test_a_bare_name_match_keeps_confidence_and_candidate_count(repo: Path, tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def close(self):\n        pass\n",

@@ -1392,6 +1392,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _subscript(what, node)
     if what == "assignment":
         return _assignment(node, source)
+    if what == "walrus":
+        return _assigned(node.child_by_field_name("name"), node.child_by_field_name("value"), None, source)
     if what == "binary":
         return _binary(node) + _percent_format(node, source)
     if what == "unary":

@@ -77,6 +77,8 @@
 ; local type facts: `x = Cls(...)`, `self.x = Cls(...)`, annotations, aliases `a = b` and `a = partial(b, ...)`, `x = cast(T, v)`,
 ; `T = TypeVar("T", bound=B)` (T stands for B), `x[k] = v`: expand.assignment
 (assignment) @expand.assignment
+; `if (m := pattern.match(s)):` binds m as `m = pattern.match(s)` would
+(named_expression) @expand.walrus
 (typed_parameter (identifier) @name type: (type) @receiver) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type) @receiver) @reference.assign
 ; `except E as e` (`except (E, F) as e`): e holds an instance of E (or F)
