@@ -1861,7 +1861,12 @@ class Resolver:
         if receiver and self._receiver_is_external(fid, scope, receiver):
             return []
         if name in _PROTOCOL_METHODS:
-            return []  # protocol methods of unknown objects: every class has them, a name says nothing
+            # protocol methods of unknown objects: every class has them, a name says nothing; but the object's may
+            # (`version == other` in `def match(self, version)`: semantic_version's Version.__eq__)
+            if receiver and kind == "call" and language == "python":
+                methods = [c for c in self.named(name) if c.kind == "method"]
+                return self._named_after_receiver(receiver, methods, whole=True)
+            return []
         cands = self._candidates(name, receiver)
         if not receiver and language == "python":
             # a bare name is no method of a class outside the scope: Python has no implicit self (mando's
@@ -1893,14 +1898,17 @@ class Resolver:
             Target(c, "name-match", confidence, len(cands)) for c in cands if c.id not in chosen
         ]
 
-    def _named_after_receiver(self, receiver: str, cands: list[Sym]) -> list[Target]:
+    def _named_after_receiver(self, receiver: str, cands: list[Sym], *, whole: bool = False) -> list[Target]:
         """``engine.render()`` where nothing tells what ``engine`` holds (a lambda's parameter, pystache's
         ``lambda engine, stack: engine.render(template, stack)``): the candidates that are methods of a class whose
         name ends with the word the receiver's name ends with, its noun (``RenderEngine`` for ``engine``,
         ``self.main_engine`` or ``_engine``; ``Tag`` for ``single_tag`` or ``singleTag``), as sure
         as :data:`_RECEIVER_NAME_CONFIDENCE` for one such class, :data:`FAMILY_CONFIDENCE` for each of several.
         The words of a snake_case or camelCase variable and of a CamelCase class compare (a noun of three letters
-        or more)."""
+        or more). ``whole``, for the special methods an operator runs: the class whose whole name the variable's is
+        (``version`` for ``Version``). Not a class the noun ends alone: django's ``value == x`` compares a string far
+        more often than a ``ModelChoiceIteratorValue`` (129 calls), ``if field:`` a Field, not a ``BoundField``
+        (tinycss2's ``token == ","`` runs ``LiteralToken.__eq__``, left unseen)."""
         if not receiver or not _DOTTED.fullmatch(receiver):
             return []
         last = receiver.rsplit(".", 1)[-1]
@@ -1915,6 +1923,8 @@ class Resolver:
                 owner_words = _CAMEL_WORDS.findall(owner.name)
                 if owner_words and owner_words[-1].lower() == noun:  # `engine`, `main_engine`: a RenderEngine
                     named.append(c)
+        if whole:
+            named = [c for c in named if self.sym(c.parent_id).name.lower() == last.replace("_", "").lower()]
         if not named or len(named) > MAX_CANDIDATES:
             return []
         # several classes so named (`node.render()` over `_EscapeNode`, `_SectionNode`, ...) are a family by name:

@@ -209,6 +209,27 @@ def test_an_attribute_of_what_a_call_makes_is_typed_by_the_class_methods(repo: P
     assert calls(edges, "spec.py::Holder.check") == {("spec.py", "Clause.match", "typed")}
 
 
+def test_an_operator_on_an_untyped_name_runs_the_dunder_of_the_class_named_after_it(repo: Path, tmp_path: Path) -> None:
+    # semantic_version's Range.match: `version == self.target` for `def match(self, version)`
+    files = {
+        "version.py": (
+            "class Version:\n    def __eq__(self, other):\n        return True\n\n    def __lt__(self, other):\n"
+            "        return True\n\n\nclass Other:\n    def __eq__(self, other):\n        return False\n"
+        ),
+        "ranges.py": (
+            "class Range:\n    def __init__(self, target):\n        self.target = target\n\n"
+            "    def match(self, version):\n        return version == self.target or version < self.target\n\n"
+            "    def same(self, thing):\n        return thing == self.target\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "ranges.py::Range.match") == {
+        ("version.py", "Version.__eq__", "receiver-name"),
+        ("version.py", "Version.__lt__", "receiver-name"),
+    }
+    assert calls(edges, "ranges.py::Range.same") == set()  # a name that says nothing: no guess
+
+
 def test_a_bare_name_match_keeps_confidence_and_candidate_count(repo: Path, tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def close(self):\n        pass\n",
@@ -2179,8 +2200,10 @@ def test_a_property_read_on_self_holds_what_the_getter_returns(repo: Path, tmp_p
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/base.py::Timed.expire")
-    # in another file only the getter's annotation tells (its body is not read there)
-    assert not any(d[1] == "Timer.__enter__" for d in calls(edges, "pkg/ttl.py::TTL.pop"))
+    # in another file only the getter's annotation tells (its body is not read there); the attribute's name does
+    assert {d for d in calls(edges, "pkg/ttl.py::TTL.pop") if d[1] == "Timer.__enter__"} == {
+        ("pkg/timer.py", "Timer.__enter__", "receiver-name")
+    }
     annotated = files["pkg/base.py"].replace("def timer(self):", "def timer(self) -> Timer:")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": annotated})
     assert ("pkg/timer.py", "Timer.__enter__", "typed") in calls(edges, "pkg/ttl.py::TTL.pop")

@@ -1776,7 +1776,12 @@ def finalize(result: ParseResult) -> None:
         if r.kind in ("operator", "roperator", "protocol", "unary"):
             # `a % b` runs a.__mod__(b) (or b.__rmod__(a)), `a < b` a.__lt__(b) (or b.__gt__(a)), `str(a)` a.__str__()
             method = _protocol_method(r.kind, r.name)
-            if method and (r.receiver in typed or r.receiver == "self" or _made_by_call(r.receiver)):
+            if method and (
+                r.receiver in typed
+                or r.receiver == "self"
+                or _made_by_call(r.receiver)
+                or (r.kind in ("operator", "roperator") and _NOUN.fullmatch(r.receiver) is not None)
+            ):
                 refs.append(Reference("call", method, r.receiver, r.line, r.scope, 0 if r.kind in ("protocol", "unary") else 1, ()))
                 if r.kind == "protocol" and r.name in LENGTH_HINTED:
                     refs.append(Reference("call", "__len__", r.receiver, r.line, r.scope, 0, ()))
@@ -2078,6 +2083,11 @@ def _names_maker(callee: str) -> bool:
     ``self``/``cls`` (``Indent``, ``nodes.Name``; not ``len`` or ``self._make``)."""
     head = callee.partition(".")[0]
     return head not in _BUILTINS and head not in ("self", "cls") and all(p.isidentifier() for p in callee.split("."))
+
+
+#: a variable whose name may say its class (`version == other`: resolve.Resolver._named_after_receiver), a word of
+#: three letters or more, no `self`
+_NOUN = re.compile(r"(?!self$|cls$)[A-Za-z_]*[A-Za-z]{3}")
 
 
 def _made_by_call(text: str) -> bool:
