@@ -1197,8 +1197,10 @@ class Graph:
             return False
         if method.name in _OUTSIDE_PROTOCOL_NAMES and self._outside_protocol(method):
             return True
-        incoming = self.incoming([method.id])[method.id]
         overrides = bool(self.base_methods(method))
+        if not overrides and self._extends_outside_method(method):
+            return True
+        incoming = self.incoming([method.id])[method.id]
         # a look-up by a name made at run time (`getattr(self, "visit_" + name)`) dispatches as the outside base may:
         # beniget's `DefUseChains.visit_ClassDef`, which `gast.NodeVisitor.visit` runs too
         dispatched = all(e.resolution == "getattr" for e in incoming)
@@ -1209,6 +1211,19 @@ class Graph:
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
         # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
+
+    def _extends_outside_method(self, method: Node) -> bool:
+        """Whether ``method`` calls ``super().<its name>(...)`` in a class deriving from a class the index does not
+        have: an override of that base's method, which the base's other methods call on the instances (flask's
+        ``FlaskClient.open``, run by werkzeug's ``Client.get`` in every ``client.get(...)`` of the tests)."""
+        assert method.parent_id is not None
+        found = self.conn.execute(
+            "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=? AND receiver LIKE 'super%' LIMIT 1",
+            (method.file_id, method.id, method.name),
+        ).fetchone()
+        return found is not None and any(
+            self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
+        )
 
     def _outside_protocol(self, method: Node) -> bool:
         """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`

@@ -9,6 +9,7 @@ the resolver turns references and imports into edges between symbols.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -74,6 +75,18 @@ def param_name(param: str) -> str:
 def decorator_name(text: str) -> str:
     """The name a decorator's text ends with: ``app.route("/")`` → ``route``, ``validator`` → ``validator``."""
     return text.partition("(")[0].strip().rpartition(".")[2]
+
+
+_GIVEN_NAME = re.compile(r"""\bname\s*=\s*(['"])([A-Za-z_]\w*)\1""")
+
+
+def fixture_given_name(decorator: str) -> str | None:
+    """The name a pytest fixture's decorator gives it instead of the function's: ``pytest.fixture(name="app")``."""
+    head, paren, args = decorator.partition("(")
+    if not paren or head.strip().rpartition(".")[2] not in ("fixture", "yield_fixture"):
+        return None
+    found = _GIVEN_NAME.search(args)
+    return found[2] if found else None
 
 
 class Symbol(NamedTuple):

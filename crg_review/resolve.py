@@ -58,6 +58,7 @@ from .model import (
     MODULE_TEST_HOOKS,
     RETURN_FACT,
     decorator_name,
+    fixture_given_name,
     param_name,
     stored_method,
 )
@@ -126,6 +127,8 @@ _INSTANCES_CONFIDENCE = 0.9
 #: token_type.start(line)` over a dozen token classes), as likely as the walk needs to follow it; above 0.5 / 2, so
 #: a name match of several candidates this sure is one of a family (impact: no built-in type's method then)
 FAMILY_CONFIDENCE = 0.3
+#: confidence of each of several methods a mixin's ``super().m()`` runs (one per subclass order; as a dispatch)
+_COOPERATIVE_CONFIDENCE = 0.7
 #: ``x.m()`` on a receiver of unknown type named after the one class that defines m under that name
 #: (``engine.render()`` where the candidates of ``render`` include ``RenderEngine.render``)
 _RECEIVER_NAME_CONFIDENCE = 0.5
@@ -258,6 +261,7 @@ class Resolver:
         self._below: dict[int, list[int]] = {}
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
+        self._renamed: dict[str, list[Sym]] | None = None  # :meth:`_renamed_fixtures`
         self._return_cache: dict[tuple[int, int, str], list[Sym]] = {}
         self._module_aliases: dict[int, dict[str, list[str]]] = {}
         self._module_instances: dict[int, dict[str, list[str]]] = {}
@@ -362,8 +366,7 @@ class Resolver:
         """Read every inheritance edge at once (a full build, after :meth:`resolve_bases`)."""
         self._bases = {}
         for src, dst in self.conn.execute(
-            "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols d ON d.id=e.dst_id JOIN files f ON f.id=d.file_id "
-            "WHERE e.kind='inherit' ORDER BY e.src_id, e.line, f.path, d.qualname"
+            "SELECT src_id, dst_id FROM edges WHERE kind='inherit' ORDER BY src_id, line, rowid"
         ):
             self._bases.setdefault(src, []).append(dst)
         self._bases_complete = True
@@ -371,15 +374,15 @@ class Resolver:
     _bases_complete = False
 
     def bases_of(self, class_id: int) -> list[int]:
-        """Resolved in-repo bases of a class, in declaration order (inherit edges)."""
+        """Resolved in-repo bases of a class, in declaration order (inherit edges, written in the order of the bases:
+        `class DataFrame(Padding, Frame)` looks in Padding first)."""
         if self._bases_complete:
             return self._bases.get(class_id, [])
         if class_id not in self._bases:
             self._bases[class_id] = [
                 r[0]
                 for r in self.conn.execute(
-                    "SELECT e.dst_id FROM edges e JOIN symbols d ON d.id=e.dst_id JOIN files f ON f.id=d.file_id "
-                    "WHERE e.src_id=? AND e.kind='inherit' ORDER BY e.line, f.path, d.qualname",
+                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, rowid",
                     (class_id,),
                 )
             ]
@@ -650,6 +653,10 @@ class Resolver:
                     names = _class_object_names(text)
                 elif kind == "alias":
                     names = [text]
+                elif kind == "lookup" and _DOTTED.fullmatch(text):
+                    # `ConfigAttribute[bool]("TESTING")` (flask): a generic class subscripted is the class (an
+                    # enumeration's `Color["RED"]` is a member, left out below)
+                    names = [text]
                 else:
                     continue
                 for name_text in names:
@@ -657,7 +664,9 @@ class Resolver:
                     hits = [
                         t.sym
                         for t in self._resolve_name(fid, where, name, receiver, "type")
-                        if t.resolution != "name-match" and t.sym.kind in _CLASS_KINDS
+                        if t.resolution != "name-match"
+                        and t.sym.kind in _CLASS_KINDS
+                        and not (kind == "lookup" and self._is_enum(t.sym))
                     ]
                     if kind == "alias" and name_text != var:
                         # (a parameter's default names one class, its annotation may name more: `error: Type[A] |
@@ -680,6 +689,20 @@ class Resolver:
         return [Target(c, "typed", 0.9) for c in objects] + [
             t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor)
         ]
+
+    def _aliased_module_members(self, fid: int, scope: Sym, variable: str, name: str) -> list[Target]:
+        """``x.name`` where ``x`` holds an imported module (``self._module = _ipv6``, or ``_ipv4`` elsewhere: netaddr's
+        IPAddress): what each such module defines or exports by that name, one of them as sure as one in two."""
+        modules: list[Sym] = []
+        for where, (kind, text) in self._facts_of(fid, scope, variable):
+            if kind == "alias" and _DOTTED.fullmatch(text) and not text.startswith(("self.", "cls.")):
+                receiver, _, last = text.rpartition(".")
+                for t in self._resolve_name(fid, where, last, receiver, "ref"):
+                    if t.sym.kind == "module" and t.resolution != "name-match" and t.sym not in modules:
+                        modules.append(t.sym)
+        found = [t.sym for m in modules for t in self.export(m.file_id, name)]
+        confidence = round(max(0.5, 1 / len(found)), 3) if found else 0
+        return [Target(f, "module", confidence, len(found)) for f in dict.fromkeys(found)]
 
     def _bound_in_class_body(self, fid: int, scope: Sym, var: str) -> bool:
         """Whether every fact of ``self.x`` comes from a class body (``x = Cls``), none from a method."""
@@ -1151,7 +1174,14 @@ class Resolver:
         if not matches:
             return []
         importer_path = self.file(importer)[0]
-        matches.sort(key=lambda m: (-len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
+
+        def in_package(path: str) -> bool:
+            # where the import's first name lies in a package, that directory is on no import path: flask's
+            # `tests/test_apps/cliapp/inner1/inner2/flask.py` is no `import flask` of its tests (src/flask is)
+            root = path[: len(path) - len(path.rsplit("/" + rel, 1)[-1]) - len(rel) - 1]
+            return root + "/__init__.py" in paths
+
+        matches.sort(key=lambda m: (in_package(m[0]), -len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
         return [matches[0][1]]
 
     def _ending(self, suffix: str) -> list[tuple[str, int]]:
@@ -1408,6 +1438,23 @@ class Resolver:
                     queue.extend(self.bases_of(cid))
             self._mro[class_id] = order
         return order
+
+    def _cooperative_next(self, cls: Sym, name: str) -> list[Target]:
+        """``super().name(...)`` in a class whose own bases lack ``name`` (a mixin): the method of the class after it
+        in the method resolution order of each of its subclasses (hyperframe's ``class DataFrame(Padding, Frame)``:
+        Padding's ``super().__init__(...)`` runs Frame's). One for all of them is as sure as a super() call; of several,
+        each runs for the instances of some subclasses, as a dispatch to an override does."""
+        found: list[Sym] = []
+        for sub in self._descendants(cls.id):
+            order = self._linearized(sub)
+            after = order[order.index(cls.id) + 1 :] if cls.id in order else []
+            m = next((d for d in (self._child_map(cid).get(name) for cid in after) if d is not None), None)
+            if m is not None and m not in found:
+                found.append(m)
+        if len(found) > MAX_CANDIDATES:
+            return []
+        confidence = 1.0 if len(found) == 1 else _COOPERATIVE_CONFIDENCE
+        return [Target(m, "super", confidence, len(found)) for m in found]
 
     def overrides(self, class_id: int, name: str) -> list[Sym]:
         """What ``name`` can dispatch to on instances of subclasses (transitively) of a class: their
@@ -1924,7 +1971,7 @@ class Resolver:
                 if owner_words and owner_words[-1].lower() == noun:  # `engine`, `main_engine`: a RenderEngine
                     named.append(c)
         if whole:
-            named = [c for c in named if self.sym(c.parent_id).name.lower() == last.replace("_", "").lower()]
+            named = [c for c in named if c.parent_id is not None and self.sym(c.parent_id).name.lower() == last.replace("_", "").lower()]
         if not named or len(named) > MAX_CANDIDATES:
             return []
         # several classes so named (`node.render()` over `_EscapeNode`, `_SectionNode`, ...) are a family by name:
@@ -2133,6 +2180,8 @@ class Resolver:
             out: list[Target] = []
             if m is not None:
                 out.append(Target(m, "super" if is_super else "self", 1.0))
+            elif is_super and language == "python":
+                out.extend(self._cooperative_next(cls, name))
             elif not is_super and kind == "call" and language == "python":
                 out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
@@ -2204,6 +2253,8 @@ class Resolver:
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
                 if name == "__getitem__" and language == "python":
                     out_typed.extend(self._missing_hooks(cls_sym))
+            if typed and not out_typed and language == "python":
+                out_typed.extend(self._aliased_module_members(fid, scope, receiver, name))
             return out_typed or None
         out = []
         for t in bound:
@@ -2454,6 +2505,10 @@ class Resolver:
                                 found.append(call)
                     continue
                 if item_kind != "item" or not all(p.isidentifier() for p in text.split(".")):
+                    continue
+                iterated = [f[1] for _, f in self._facts_of(fid, at, text) if f[0] == "element"] if text.isidentifier() else []
+                if iterated:  # `[cls for cls in FRAME_CLASSES]`, `{cls.type: cls for ...}`: the items of what it iterates
+                    todo.extend((at, source) for source in iterated if all(p.isidentifier() for p in source.split(".")))
                     continue
                 receiver, _, name = text.rpartition(".")
                 for t in self._resolve_name(fid, at, name, receiver, "ref"):
@@ -3101,6 +3156,18 @@ class Resolver:
         """Whether a Python class derives from one of the standard library's enumerations (``class Unit(Enum)``)."""
         return any(self._base_names(c) & _ENUM_BASES for c in self._linearized(cls.id))
 
+    def _renamed_fixtures(self) -> dict[str, list[Sym]]:
+        """Fixtures by the name their decorator gives them (``@pytest.fixture(name="async_app")``: flask's tests)."""
+        if self._renamed is None:
+            self._renamed = {}
+            for (sid,) in self.conn.execute("SELECT id FROM symbols WHERE decorators LIKE '%fixture%name%' ORDER BY id"):
+                fn = self.sym(sid)
+                for d in fn.decorators:
+                    given = fixture_given_name(d) if _is_fixture_decorator(d) else None
+                    if given is not None:
+                        self._renamed.setdefault(given, []).append(fn)
+        return self._renamed
+
     def _fixture(self, fid: int, scope: Sym, name: str, receiver: str) -> list[Target]:
         """pytest fixtures by parameter name (same class, same module, conftest.py upwards, nearest
         first) and unittest ``setUp`` through the class (``receiver`` is ``self``)."""
@@ -3121,6 +3188,7 @@ class Resolver:
             hooks = [defined.get(n) for n in _MODULE_SETUP_FAMILY.get(name, ())]
             return [Target(h, "fixture", 1.0) for h in hooks if h is not None and h.kind == "function"]
         candidates = [s for s in self.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
+        candidates += self._renamed_fixtures().get(name, [])
         if not candidates:
             return []
         path = self.file(fid)[0]

@@ -25,6 +25,7 @@ from .model import (
     ParseResult,
     Symbol,
     decorator_name,
+    fixture_given_name,
     stored_method,
 )
 
@@ -513,7 +514,8 @@ class Store:
         if row is None or str(row[1]).startswith("skipped:"):
             fid = self.add_file(path, oid, size, module, parsed)
             decorators = decorator_marks(d for s in parsed.symbols for d in s.decorators)
-            return FileDelta(fid, self.names_of(fid) | path_names(path) | decorators, set(), True)
+            decorators |= {n for s in parsed.symbols for d in s.decorators if (n := fixture_given_name(d))}
+            return FileDelta(fid, self.names_of(fid) | path_names(path) | self._package_names(path) | decorators, set(), True)
         fid = int(row[0])
         old = {
             r[1]: r
@@ -572,6 +574,9 @@ class Store:
         gone, came = set(removed) | set(changed), set(added) | set(changed)
         names.update(decorator_marks(d for q in old if rebound or q in gone for d in json.loads(old[q][5] or "[]")))
         names.update(decorator_marks(d for q in new if rebound or q in came for d in new[q].decorators))
+        # a fixture named by its decorator (`@pytest.fixture(name="app")`) is taken by parameters of that name
+        names.update(n for q in gone for d in json.loads(old[q][5] or "[]") if (n := fixture_given_name(d)))
+        names.update(n for q in came for d in new[q].decorators if (n := fixture_given_name(d)))
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
             names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
             names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
@@ -630,18 +635,29 @@ class Store:
         )
         return FileDelta(fid, names, dependents, False)
 
+    def _package_names(self, path: str) -> set[str]:
+        """For a package's ``__init__.py`` coming or going: the names its directory's modules are imported by, as
+        top-level names (resolve.Resolver._python_absolute ranks a module inside a package last)."""
+        directory, _, name = path.rpartition("/")
+        if name not in ("__init__.py", "__init__.pyi"):
+            return set()
+        prefix = escape_like(directory + "/") if directory else ""
+        rows = self.conn.execute("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\'", (prefix + "%",))
+        return {r[0][len(directory) + 1 if directory else 0 :].split("/")[0].split(".")[0] for r in rows}
+
     def remove_file(self, path: str) -> FileDelta | None:
         """Delete a file, first saying what depended on it."""
         row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         if row is None:
             return None
         fid = int(row[0])
-        names = self.names_of(fid) | path_names(path)
-        names |= decorator_marks(
+        names = self.names_of(fid) | path_names(path) | self._package_names(path)
+        decorators = [
             d
             for (text,) in self.conn.execute("SELECT decorators FROM symbols WHERE file_id=? AND decorators != '[]'", (fid,))
             for d in json.loads(text)
-        )
+        ]
+        names |= decorator_marks(decorators) | {n for d in decorators if (n := fixture_given_name(d))}
         dependents = {
             int(r[0]) for r in self.conn.execute("SELECT DISTINCT file_id FROM edges WHERE dst_file_id=?", (fid,))
         } - {fid}

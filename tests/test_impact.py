@@ -2254,6 +2254,32 @@ def test_a_tzinfo_method_that_datetime_calls_is_reached_from_the_users_of_its_cl
     assert "tests/test_zones.py::test_plain" not in selected(review(capsys, repo))
 
 
+def test_an_override_of_an_outside_base_method_is_reached_from_the_users_of_its_class(tmp_path: Path, capsys: Any) -> None:
+    """flask: `class FlaskClient(werkzeug.test.Client)` overrides `open` (calling `super().open(...)`), which werkzeug's
+    `Client.get` runs: a test's `client.get("/")` reaches it, though `session` also calls it in the repository."""
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/testing.py",
+        "from http.client import HTTPConnection\n\n\nclass Client(HTTPConnection):\n    def request(self, *a, **kw):\n"
+        "        return super().request(*a, **kw)\n\n    def session(self):\n        return self.request('GET', '/')\n\n"
+        "    def close(self):\n        return None\n\n\ndef make_client():\n    return Client('localhost')\n\n\n"
+        "def shutdown():\n    return Client('x').close()\n\n\ndef warm():\n    return Client('y').session()\n",
+    )
+    write(
+        repo,
+        "tests/test_client.py",
+        "from pkg.testing import make_client\n\n\ndef test_get():\n    assert make_client().getresponse\n",
+    )
+    commit(repo, "client")
+    edit(repo, "pkg/testing.py", "        return super().request(*a, **kw)", "        return super().request(*a, **kw) or None")
+    assert "tests/test_client.py::test_get" in selected(review(capsys, repo))
+    commit(repo, "request")
+    # a method calling no outside method of its name, which the repository calls: only those calls run it
+    edit(repo, "pkg/testing.py", "        return None\n", "        return 0\n")
+    assert "tests/test_client.py::test_get" not in selected(review(capsys, repo))
+
+
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
     tmp_path: Path, capsys: Any
 ) -> None:

@@ -808,6 +808,131 @@ def assert_incremental_equals_full(repo: Path, tmp_path: Path, db: Path, changes
     return {tuple(e[:6]) for e in results[0]["edges"]}  # type: ignore[index]
 
 
+def test_a_mixins_super_call_runs_the_next_class_of_its_subclasses_order(repo: Path, tmp_path: Path) -> None:
+    # hyperframe: `class DataFrame(Padding, Frame)`, and Padding's `super().__init__(...)` runs Frame's
+    frames = (
+        "class Frame:\n    def __init__(self, sid, **kw):\n        self.sid = sid\n\n\n"
+        "class Padding:\n    def __init__(self, sid, pad=0, **kw):\n        super().__init__(sid, **kw)\n\n\n"
+        "class Priority:\n    def __init__(self, sid, weight=0, **kw):\n        super().__init__(sid, **kw)\n"
+    )
+    data = (
+        "from frames import Frame, Padding, Priority\n\n\n"
+        "class DataFrame(Padding, Frame):\n    def __init__(self, sid, **kw):\n        super().__init__(sid, **kw)\n"
+    )
+    edges, _, _ = index(repo, {"frames.py": frames, "data.py": data}, tmp_path / "i.db")
+    # the bases in the order written (not by name: Frame sorts before Padding)
+    assert calls(edges, "data.py::DataFrame.__init__") == {("frames.py", "Padding.__init__", "super")}
+    assert calls(edges, "frames.py::Padding.__init__") == {("frames.py", "Frame.__init__", "super")}
+    assert calls(edges, "frames.py::Priority.__init__") == set()  # no subclass: nothing after it
+    # another subclass puts Priority after Padding: both may run; a subclass gone takes its order away
+    headers = "\n\nclass HeadersFrame(Padding, Priority, Frame):\n    pass\n"
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"data.py": data + headers})
+    assert calls(edges, "frames.py::Padding.__init__") == {
+        ("frames.py", "Frame.__init__", "super"),
+        ("frames.py", "Priority.__init__", "super"),
+    }
+    assert calls(edges, "frames.py::Priority.__init__") == {("frames.py", "Frame.__init__", "super")}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"data.py": "X = 1\n"})
+    assert calls(edges, "frames.py::Padding.__init__") == set()
+
+
+def test_a_module_inside_a_package_is_no_top_level_import_of_its_name(repo: Path, tmp_path: Path) -> None:
+    # flask's tests/test_apps/cliapp/inner1/inner2/flask.py is no `from flask import Flask` of its conftest.py
+    files = {
+        "src/flask/__init__.py": "class Flask:\n    def __init__(self, name):\n        self.name = name\n",
+        "tests/apps/__init__.py": "",
+        "tests/apps/inner/__init__.py": "",
+        "tests/apps/inner/flask.py": "class Flask:\n    def __init__(self, name):\n        pass\n",
+        "tests/conftest.py": "from flask import Flask\n\n\ndef make():\n    return Flask('x')\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("src/flask/__init__.py", "Flask", "import") in calls(edges, "tests/conftest.py::make")
+    assert not any(d[0].startswith("tests/apps") for d in calls(edges, "tests/conftest.py::make"))
+    # a directory that is no package any more: its module is a top-level one, the nearest
+    (repo / "tests/apps/inner/__init__.py").unlink()
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {})
+    assert ("tests/apps/inner/flask.py", "Flask", "import") in calls(edges, "tests/conftest.py::make")
+
+
+def test_a_fixture_is_taken_by_the_name_its_decorator_gives_it(repo: Path, tmp_path: Path) -> None:
+    # flask's tests: `@pytest.fixture(name="async_app") def _async_app():`, then `def test_x(async_app)`
+    conftest = "import pytest\n\n\n@pytest.fixture(name=\"async_app\")\ndef _async_app():\n    return 1\n"
+    files = {"tests/conftest.py": conftest, "tests/test_a.py": "def test_x(async_app):\n    assert async_app\n"}
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    fixtures = {(e[0], e[1], e[2], e[3]) for e in edges if e[4] == "fixture"}
+    assert ("tests/test_a.py", "test_x", "tests/conftest.py", "_async_app") in fixtures
+    # the name changed: the test's parameter names no fixture any more
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"tests/conftest.py": conftest.replace('"async_app"', '"sync_app"')}
+    )
+    assert not any(e[4] == "fixture" and e[1] == "test_x" for e in edges)
+
+
+def test_tables_made_by_comprehensions_hold_the_classes_iterated(repo: Path, tmp_path: Path) -> None:
+    # hyperframe's `FRAMES = {cls.type: cls for cls in _FRAME_CLASSES}`, then `FRAMES[type](stream_id)`
+    files = {
+        "frames.py": (
+            "class Data:\n    type = 0\n\n    def __init__(self, sid):\n        self.sid = sid\n\n\n"
+            "class Ping:\n    type = 6\n\n    def __init__(self, sid):\n        self.sid = sid\n\n\n"
+            "_CLASSES = [Data, Ping]\nFRAMES = {cls.type: cls for cls in _CLASSES}\nLISTED = [c for c in _CLASSES]\n\n\n"
+            "def by_type(t, sid):\n    return FRAMES[t](sid)\n\n\ndef by_index(i, sid):\n    return LISTED[i](sid)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    made = {("frames.py", "Data.__init__", "constructor"), ("frames.py", "Ping.__init__", "constructor")}
+    assert made <= calls(edges, "frames.py::by_type")
+    assert made <= calls(edges, "frames.py::by_index")
+
+
+def test_a_subscripted_generic_class_called_constructs_it(repo: Path, tmp_path: Path) -> None:
+    # flask's class body `testing = ConfigAttribute[bool]("TESTING")`
+    files = {
+        "config.py": (
+            "import typing as t\n\nT = t.TypeVar('T')\n\n\nclass ConfigAttribute(t.Generic[T]):\n"
+            "    def __init__(self, name):\n        self.name = name\n"
+        ),
+        "app.py": (
+            "from config import ConfigAttribute\n\n\nclass App:\n    testing = ConfigAttribute[bool]('TESTING')\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("config.py", "ConfigAttribute.__init__", "constructor") in calls(edges, "app.py::App")
+
+
+def test_a_variable_holding_an_imported_module_calls_its_functions(repo: Path, tmp_path: Path) -> None:
+    # netaddr's IPAddress: `self._module = _ipv6` (or `_ipv4`), then `self._module.int_to_str(...)`
+    files = {
+        "strategy/__init__.py": "",
+        "strategy/ipv4.py": "def int_to_str(x):\n    return str(x)\n",
+        "strategy/ipv6.py": "def int_to_str(x):\n    return str(x)\n",
+        "ip.py": (
+            "from strategy import ipv4 as _ipv4, ipv6 as _ipv6\n\n\nclass IPAddress:\n    def __init__(self, v6):\n"
+            "        self._module = _ipv6 if v6 else _ipv4\n\n    def __str__(self):\n"
+            "        return self._module.int_to_str(1)\n\n\ndef only_six():\n    mod = _ipv6\n    return mod.int_to_str(2)\n"
+        ),
+    }
+    edges, raw, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "ip.py::IPAddress.__str__") == {
+        ("strategy/ipv4.py", "int_to_str", "module"),
+        ("strategy/ipv6.py", "int_to_str", "module"),
+    }
+    assert calls(edges, "ip.py::only_six") == {("strategy/ipv6.py", "int_to_str", "module")}
+    assert {e[6] for e in raw if e[1] == "only_six" and e[4] == "call"} == {1.0}
+
+
+def test_printing_an_object_runs_its_str(repo: Path, tmp_path: Path) -> None:
+    # hyperframe's Frame.explain: `frame, length = Frame.parse_frame_header(...)`, later `print(frame)`
+    files = {
+        "frames.py": (
+            "class Frame:\n    def __repr__(self):\n        return 'Frame'\n\n\nclass Named:\n    def __str__(self):\n"
+            "        return 'n'\n\n\ndef explain():\n    frame = Frame()\n    print(frame)\n    named = Named()\n"
+            "    print(named)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {"Frame.__repr__", "Named.__str__"} <= {q for _, q, _ in calls(edges, "frames.py::explain")}
+
+
 def test_alternative_imports_of_one_name_all_resolve(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": (

@@ -753,6 +753,12 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
         # (assignment left: [(identifier) (attribute)] @name right: (dictionary (pair value: [(identifier) (attribute)
         #   (call function: [(identifier) (attribute)])] @receiver))) @reference.item: a table of functions, say
         out.extend(("item", left, v) for v in map(_item_value, _dict_values(right)) if v is not None)
+    if left_kind in _NAMES and right_kind == "dictionary_comprehension":
+        # `FRAMES = {cls.type: cls for cls in _FRAME_CLASSES}` (hyperframe): the values, as a list comprehension's body
+        body = right.child_by_field_name("body")
+        value = _item_value(body.child_by_field_name("value")) if body is not None and body.type == "pair" else None
+        if value is not None:
+            out.append(("item", left, value))
     if left_kind == "identifier":
         # (assignment left: (identifier) @name right: [(subscript value: [(identifier) (attribute)] @receiver)
         #   (call function: (attribute object: [(identifier) (attribute)] @receiver attribute: (identifier) @_get))])
@@ -1489,6 +1495,7 @@ PROTOCOL_BUILTINS = {
         "str", "repr", "len", "hash", "iter", "next", "bool", "abs", "format", "reversed", "bytes", "int", "float", "dir",
     )
 }  # fmt: skip
+PROTOCOL_BUILTINS["print"] = "__str__"  # `print(frame)` prints str(frame) (hyperframe's Frame.explain)
 # builtins that iterate their one argument (`list(x)`: x.__iter__())
 PROTOCOL_BUILTINS.update(
     (name, "__iter__")
