@@ -545,9 +545,12 @@ class Resolver:
                     continue
                 if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
                     continue
-                made = _MADE_ATTRIBUTE.fullmatch(text) if kind == "alias" else None
-                if made is not None:  # `clause = Spec(s).clause`: what Spec's methods assign self.clause
-                    out.extend(c for c in self._made_attribute(fid, where, made[1], made[2]) if c not in out)
+                if kind == "alias" and "(" in text and not text.endswith(")"):
+                    # `clause = Spec(s).clause`: what Spec's methods assign self.clause, not a Spec (an assigned call's
+                    # `regex(...).map` stays typed by its first callee: fluent interfaces return their own class)
+                    made = _MADE_ATTRIBUTE.fullmatch(text)
+                    if made is not None:
+                        out.extend(c for c in self._made_attribute(fid, where, made[1], made[2]) if c not in out)
                     continue
                 # `writer: File | Field | Base64Decoder | None`: each class of a union (python-multipart)
                 for name_text in _type_names(text) if kind == "assign" else [_type_name(text)]:
@@ -3279,8 +3282,6 @@ def _type_name(text: str) -> str:
     head, args = _unwrap(text)
     if args and head.rpartition(".")[2] in ("type", "Type"):
         head, _ = _unwrap(args)
-    if "(" in head and not head.endswith(")"):
-        return ""  # `Spec(s).clause`: an attribute of what the call made, not the class it names
     text = _strip_generics(head)
     return text if all(p.isidentifier() for p in text.split(".")) else ""
 

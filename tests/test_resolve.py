@@ -205,8 +205,14 @@ def test_an_attribute_of_what_a_call_makes_is_typed_by_the_class_methods(repo: P
             "    def check(self, v):\n        return self._clause.match(v)\n"
         ),
     }
+    files["fluent.py"] = (
+        "class Parser:\n    def map(self, f):\n        return Parser()\n\n    def __or__(self, other):\n        return self\n\n\n"
+        "def regex(p):\n    return Parser()\n\n\ndef alt(group):\n    simple = regex('[0-9]+').map(int)\n    return simple | group\n"
+    )
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert calls(edges, "spec.py::Holder.check") == {("spec.py", "Clause.match", "typed")}
+    # an assigned call on a call's result keeps the type of the first callee's result (parsy's fluent Parser)
+    assert ("fluent.py", "Parser.__or__", "typed") in calls(edges, "fluent.py::alt")
 
 
 def test_an_operator_on_an_untyped_name_runs_the_dunder_of_the_class_named_after_it(repo: Path, tmp_path: Path) -> None:
