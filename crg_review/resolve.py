@@ -938,7 +938,21 @@ class Resolver:
         another file's facts, which are not read)."""
         if self._depth > 4:
             return []
-        return [c for c in self._returned_bound(fn, "assign") if c.kind in _CLASS_KINDS and not self._is_protocol(c)]
+        out: list[Sym] = []
+        for made in self._returned_bound(fn, "assign"):
+            if made.kind in _CLASS_KINDS and not self._is_protocol(made):
+                found = [made]
+            elif made.kind in ("function", "method") and made.id != fn.id:
+                # `color = color4.parse_color(x); return color` (tinycss2's color5): what that function returns
+                self._depth += 1
+                try:
+                    found = self._returned_classes(made)
+                finally:
+                    self._depth -= 1
+            else:
+                found = []
+            out.extend(c for c in found if c not in out)
+        return out
 
     def _returned_bound(self, fn: Sym, kind: str, skip: Collection[str] = ()) -> list[Sym]:
         """What the texts of ``fn``'s return facts of ``kind`` (``assign``: a callee; ``alias``: a name) mean where it is
@@ -3518,6 +3532,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     wildcard_files: set[int] = set()
     alias_files: set[int] = set()
     module_aliases: set[tuple[str, str]] = set()
+    return_files: set[int] = set()
+    returning: set[tuple[str, str]] = set()
     while True:
         name_list = sorted(n for n in names - done if n)
         if not name_list:
@@ -3559,6 +3575,19 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             )
         )
         names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
+        # what a function returns through another function's result (`color = color4.parse_color(x); return color`)
+        # changes with what that one returns: the files using the function are affected too (Resolver._returned_classes)
+        ids = ",".join(str(i) for i in sorted(affected - return_files))
+        return_files |= affected
+        returning.update(
+            (r[0], r[1])
+            for r in conn.execute(
+                "SELECT s.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.name='return' AND r.kind IN ('alias', 'assign')"
+                " AND s.kind IN ('function', 'method')"
+            )
+        )
+        names.update(f for f, text in returning if done & {text.split(".")[0], text.rpartition(".")[2]})
 
 
 def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:

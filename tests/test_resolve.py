@@ -939,6 +939,29 @@ def test_printing_an_object_runs_its_str(repo: Path, tmp_path: Path) -> None:
     assert {"Frame.__repr__", "Named.__str__"} <= {q for _, q, _ in calls(edges, "frames.py::explain")}
 
 
+def test_what_a_function_returns_through_another_files_function_types_its_callers(repo: Path, tmp_path: Path) -> None:
+    # tinycss2: color5.parse_color says `color = color4.parse_color(input); if color: return color`
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/color4.py": (
+            "class Color:\n    def __iter__(self):\n        return iter(())\n\n\nclass Other:\n    def __iter__(self):\n"
+            "        return iter(())\n\n\ndef parse_color(x):\n    return Color()\n"
+        ),
+        "pkg/color5.py": "from . import color4\n\n\ndef parse5(x):\n    color = color4.parse_color(x)\n    return color\n",
+        "use.py": (
+            "from pkg.color5 import parse5\n\n\ndef check(s):\n    (*coords, alpha) = parse5(s)\n"
+            "    return alpha\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/color4.py", "Color.__iter__", "typed") in calls(edges, "use.py::check")
+    # the first function returns another class: the file two calls away follows (incremental = full)
+    changed = files["pkg/color4.py"].replace("    return Color()", "    return Other()")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/color4.py": changed})
+    iterated = {q for _, q, r in calls(edges, "use.py::check") if r == "typed"}
+    assert iterated == {"Other.__iter__"}
+
+
 def test_alternative_imports_of_one_name_all_resolve(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": (
