@@ -697,12 +697,18 @@ class Resolver:
         """``x.name`` where ``x`` holds an imported module (``self._module = _ipv6``, or ``_ipv4`` elsewhere: netaddr's
         IPAddress): what each such module defines or exports by that name, one of them as sure as one in two."""
         modules: list[Sym] = []
-        for where, (kind, text) in self._facts_of(fid, scope, variable):
-            if kind == "alias" and _DOTTED.fullmatch(text) and not text.startswith(("self.", "cls.")):
-                receiver, _, last = text.rpartition(".")
-                for t in self._resolve_name(fid, where, last, receiver, "ref"):
-                    if t.sym.kind == "module" and t.resolution != "name-match" and t.sym not in modules:
-                        modules.append(t.sym)
+        if self._depth > 4:  # `node = node.parent`: an alias of what the variable held before
+            return []
+        self._depth += 1
+        try:
+            for where, (kind, text) in self._facts_of(fid, scope, variable):
+                if kind == "alias" and _DOTTED.fullmatch(text) and not text.startswith(("self.", "cls.")):
+                    receiver, _, last = text.rpartition(".")
+                    for t in self._resolve_name(fid, where, last, receiver, "ref"):
+                        if t.sym.kind == "module" and t.resolution != "name-match" and t.sym not in modules:
+                            modules.append(t.sym)
+        finally:
+            self._depth -= 1
         found = [t.sym for m in modules for t in self.export(m.file_id, name)]
         confidence = round(max(0.5, 1 / len(found)), 3) if found else 0
         return [Target(f, "module", confidence, len(found)) for f in dict.fromkeys(found)]

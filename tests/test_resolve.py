@@ -926,6 +926,18 @@ def test_a_variable_holding_an_imported_module_calls_its_functions(repo: Path, t
     assert {e[6] for e in raw if e[1] == "only_six" and e[4] == "call"} == {1.0}
 
 
+def test_a_variable_aliased_to_its_own_attribute_resolves_without_end(repo: Path, tmp_path: Path) -> None:
+    # `node = node.parent`: what the variable holds is asked of what it held (a module? a class?) only so deep
+    files = {
+        "tree.py": (
+            "def climb(node):\n    while node:\n        node = node.parent\n    return node.run()\n\n\n"
+            "class Runner:\n    def run(self):\n        return 1\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "tree.py::climb") == {("tree.py", "Runner.run", "name-match")}
+
+
 def test_printing_an_object_runs_its_str(repo: Path, tmp_path: Path) -> None:
     # hyperframe's Frame.explain: `frame, length = Frame.parse_frame_header(...)`, later `print(frame)`
     files = {
