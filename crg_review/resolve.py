@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import logging
 import posixpath
 import re
 import sqlite3
@@ -63,6 +64,8 @@ from .model import (
     stored_method,
 )
 from .store import escape_like, path_names
+
+log = logging.getLogger(__name__)
 
 __all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
 
@@ -1553,7 +1556,12 @@ class Resolver:
     def resolve_files(self, file_ids: Iterable[int]) -> None:
         """Write call/ref/import/fixture edges and unresolved rows for the given files."""
         for fid in file_ids:
-            self._resolve_file(fid)
+            try:
+                self._resolve_file(fid)
+            except RecursionError:
+                # a rule asking its way through a cycle the depth limits missed: this file's edges are lost, not the
+                # index (the same input fails alike in a full build and an update: they stay equal)
+                log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.file(fid)[0])
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self._facts.pop(fid, None)
             self._alias_names.pop(fid, None)

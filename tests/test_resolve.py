@@ -938,6 +938,29 @@ def test_a_variable_aliased_to_its_own_attribute_resolves_without_end(repo: Path
     assert calls(edges, "tree.py::climb") == {("tree.py", "Runner.run", "name-match")}
 
 
+def test_a_file_whose_resolution_nests_too_deep_loses_its_edges_not_the_index(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from crg_review.resolve import Resolver
+
+    original = Resolver._resolve_file
+
+    def deep(self: Resolver, fid: int) -> None:
+        if self.file(fid)[0] == "bad.py":
+            raise RecursionError("maximum recursion depth exceeded")
+        original(self, fid)
+
+    monkeypatch.setattr(Resolver, "_resolve_file", deep)
+    files = {
+        "good.py": "def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n",
+        "bad.py": "from good import helper\n\n\ndef other():\n    return helper()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "good.py::caller") == {("good.py", "helper", "local")}
+    assert not any(e[0] == "bad.py" for e in edges)
+    assert "bad.py: a reference nests too deep to resolve" in caplog.text
+
+
 def test_printing_an_object_runs_its_str(repo: Path, tmp_path: Path) -> None:
     # hyperframe's Frame.explain: `frame, length = Frame.parse_frame_header(...)`, later `print(frame)`
     files = {
