@@ -101,6 +101,12 @@ _PROTOCOL_METHODS = frozenset(
     + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
     + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
 )
+#: the special methods an operator runs (``a == b``, ``a + b``, ``a += b``, ``k in a``)
+_OPERATOR_DUNDERS = frozenset(
+    ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__"]
+    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")]
+    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("matmul", "lshift", "rshift", "and", "or", "xor")]
+)
 #: the special methods Python itself calls (the impact walk reaches them through their class's users)
 PROTOCOL_METHODS = _PROTOCOL_METHODS
 #: confidence of an override reached from a typed receiver when there are at most two (then it falls)
@@ -1940,8 +1946,10 @@ class Resolver:
             return []
         if name in _PROTOCOL_METHODS:
             # protocol methods of unknown objects: every class has them, a name says nothing; but the object's may
-            # (`version == other` in `def match(self, version)`: semantic_version's Version.__eq__)
-            if receiver and kind == "call" and language == "python":
+            # for an operator (`version == other` in `def match(self, version)`: semantic_version's Version.__eq__).
+            # Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's __call__ or
+            # __repr__ from them (impact.Graph.protocol_callers), where one class by name cut voluptuous's callers
+            if receiver and kind == "call" and language == "python" and name in _OPERATOR_DUNDERS:
                 methods = [c for c in self.named(name) if c.kind == "method"]
                 return self._named_after_receiver(receiver, methods, whole=True)
             return []
@@ -2252,7 +2260,10 @@ class Resolver:
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
             out_typed = [Target(c, "typed", 0.9) for c in objects]
             # a class object in a variable (`exc: type[Error] = Error`) may be a subclass: its constructors may run
-            out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
+            if objects and not all(k == "lookup" for _, (k, _t) in self._facts_of(fid, scope, receiver)):
+                # (not `ObjectProxy[int](x)`: a generic class subscripted is that class, whose subclasses' constructors
+                # do not run; their guesses were the nearest tests of wrapt's proxies, and hid the others)
+                out_typed.extend(t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor))
             if typed and name == "__call__":  # `f = self.get_visitor(node)` then `f(node)`
                 out_typed.extend(self._returned_callables_of(fid, scope, receiver))
                 out_typed.extend(self._looked_up_callables(fid, scope, receiver))
