@@ -3587,32 +3587,24 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         wildcard_files.update(fresh)
         for path in fresh.values():
             names.update(path_names(path))
-        # `OMD = OrderedMultiDict` (`json = JSONBackend()`) at the top of an affected file: what OMD means (what
-        # json holds) may change with the name it aliases (calls), so the files importing OMD are affected too
-        # (Resolver._module_alias, Resolver._imported_instances)
-        ids = ",".join(str(i) for i in sorted(affected - alias_files))
-        alias_files |= affected
-        module_aliases.update(
-            (r[0], r[1])
-            for r in conn.execute(
-                "SELECT r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind IN ('alias', 'assign') AND s.kind='module'"
+        # facts of the affected files whose text names something whose meaning may have changed: `OMD =
+        # OrderedMultiDict` (`json = JSONBackend()`) at the top of a file, so the files importing OMD are affected too
+        # (Resolver._module_alias, Resolver._imported_instances); what a function returns through another function's
+        # result (`color = color4.parse_color(x); return color`), so the files using it are (Resolver._returned_classes)
+        for scanned, facts, named, condition in (
+            (alias_files, module_aliases, "r.name", "s.kind='module'"),
+            (return_files, returning, "s.name", "r.name='return' AND s.kind IN ('function', 'method')"),
+        ):
+            ids = ",".join(str(i) for i in sorted(affected - scanned))
+            scanned |= affected
+            facts.update(
+                (r[0], r[1])
+                for r in conn.execute(
+                    f"SELECT {named}, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+                    f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind IN ('alias', 'assign') AND {condition}"
+                )
             )
-        )
-        names.update(a for a, text in module_aliases if done & {text.split(".")[0], text.rpartition(".")[2]})
-        # what a function returns through another function's result (`color = color4.parse_color(x); return color`)
-        # changes with what that one returns: the files using the function are affected too (Resolver._returned_classes)
-        ids = ",".join(str(i) for i in sorted(affected - return_files))
-        return_files |= affected
-        returning.update(
-            (r[0], r[1])
-            for r in conn.execute(
-                "SELECT s.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-                f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.name='return' AND r.kind IN ('alias', 'assign')"
-                " AND s.kind IN ('function', 'method')"
-            )
-        )
-        names.update(f for f, text in returning if done & {text.split(".")[0], text.rpartition(".")[2]})
+            names.update(n for n, text in facts if done & {text.split(".")[0], text.rpartition(".")[2]})
 
 
 def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:
