@@ -91,21 +91,20 @@ _PASSTHROUGH_MODULES = frozenset(
 )
 _PROPERTY_DECORATORS = ("property", "cached_property", "functools.cached_property")
 _SAME_PACKAGE_LANGUAGES = frozenset(("go", "java", "csharp", "rust", "c", "cpp", "ruby"))
-#: Python's own special methods (and those the parser adds for operators and builtins): an object of any
-#: class may have them, so their name alone says nothing; a project's own ``x.__html__()`` does
-_PROTOCOL_METHODS = frozenset(
-    [n for n in dir(object) + dir(int) + dir(list) + dir(dict) + dir(type) if n.startswith("__")]
-    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")]
-    + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("matmul", "lshift", "rshift", "and", "or", "xor")]
-    + ["__call__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__", "__aiter__"]
-    + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
-    + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
-)
 #: the special methods an operator runs (``a == b``, ``a + b``, ``a += b``, ``k in a``)
 _OPERATOR_DUNDERS = frozenset(
     ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__"]
     + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")]
     + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("matmul", "lshift", "rshift", "and", "or", "xor")]
+)
+#: Python's own special methods (and those the parser adds for operators and builtins): an object of any
+#: class may have them, so their name alone says nothing; a project's own ``x.__html__()`` does
+_PROTOCOL_METHODS = frozenset(
+    [n for n in dir(object) + dir(int) + dir(list) + dir(dict) + dir(type) if n.startswith("__")]
+    + sorted(_OPERATOR_DUNDERS)
+    + ["__call__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__", "__aiter__"]
+    + ["__anext__", "__await__", "__get__", "__set__", "__delete__", "__set_name__", "__getattr__", "__fspath__"]
+    + ["__post_init__", "__class_getitem__", "__missing__", "__bytes__", "__complex__", "__length_hint__"]
 )
 #: the special methods Python itself calls (the impact walk reaches them through their class's users)
 PROTOCOL_METHODS = _PROTOCOL_METHODS
@@ -587,10 +586,14 @@ class Resolver:
         for those classes of this file (another file's facts are not read here)."""
         out: list[Sym] = []
         for cls in self._made_by(fid, scope, callee):
-            inside = next((m for m in self.children(cls.id) if m.kind == "method"), None) if cls.file_id == fid else None
+            inside = self._a_method(cls) if cls.file_id == fid else None
             if inside is not None:
                 out.extend(c for c in self._types_of(fid, inside, f"self.{attr}") if c not in out)
         return out
+
+    def _a_method(self, cls: Sym) -> Sym | None:
+        """A method of the class, to ask what ``self.x`` holds from (:meth:`_facts_of` reads every method's)."""
+        return next((m for m in self.children(cls.id) if m.kind == "method"), None)
 
     def _imported_instances(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """For a name imported from a module of the repository that makes it at its top (``from .backend import
@@ -696,7 +699,7 @@ class Resolver:
         ``error: Type[DocoptExit] | Type[DocoptLanguageError] = DocoptExit``). Another file's facts are not read here."""
         if cls.file_id != fid or cls.kind not in _CLASS_KINDS:
             return []
-        inside = next((m for m in self.children(cls.id) if m.kind == "method"), None)
+        inside = self._a_method(cls)
         objects = self._class_objects(fid, inside, f"self.{attr}") if inside is not None else []
         return [Target(c, "typed", 0.9) for c in objects] + [
             t for c in objects for ctor in _CONSTRUCTORS for t in self._typed_dispatch(c, ctor)
@@ -1210,8 +1213,7 @@ class Resolver:
         def in_package(path: str) -> bool:
             # where the import's first name lies in a package, that directory is on no import path: flask's
             # `tests/test_apps/cliapp/inner1/inner2/flask.py` is no `import flask` of its tests (src/flask is)
-            root = path[: len(path) - len(path.rsplit("/" + rel, 1)[-1]) - len(rel) - 1]
-            return root + "/__init__.py" in paths
+            return path.rsplit("/" + rel, 1)[0] + "/__init__.py" in paths
 
         matches.sort(key=lambda m: (in_package(m[0]), -len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
         return [matches[0][1]]

@@ -513,8 +513,7 @@ class Store:
         row = self.conn.execute("SELECT id, status FROM files WHERE path=?", (path,)).fetchone()
         if row is None or str(row[1]).startswith("skipped:"):
             fid = self.add_file(path, oid, size, module, parsed)
-            decorators = decorator_marks(d for s in parsed.symbols for d in s.decorators)
-            decorators |= {n for s in parsed.symbols for d in s.decorators if (n := fixture_given_name(d))}
+            decorators = _decorator_names(d for s in parsed.symbols for d in s.decorators)
             return FileDelta(fid, self.names_of(fid) | path_names(path) | self._package_names(path) | decorators, set(), True)
         fid = int(row[0])
         old = {
@@ -572,11 +571,8 @@ class Store:
         # change with which functions here name it, and how (resolve.affected_files)
         rebound = bool(import_changes or old_aliases ^ new_aliases)
         gone, came = set(removed) | set(changed), set(added) | set(changed)
-        names.update(decorator_marks(d for q in old if rebound or q in gone for d in json.loads(old[q][5] or "[]")))
-        names.update(decorator_marks(d for q in new if rebound or q in came for d in new[q].decorators))
-        # a fixture named by its decorator (`@pytest.fixture(name="app")`) is taken by parameters of that name
-        names.update(n for q in gone for d in json.loads(old[q][5] or "[]") if (n := fixture_given_name(d)))
-        names.update(n for q in came for d in new[q].decorators if (n := fixture_given_name(d)))
+        names.update(_decorator_names(d for q in old if rebound or q in gone for d in json.loads(old[q][5] or "[]")))
+        names.update(_decorator_names(d for q in new if rebound or q in came for d in new[q].decorators))
         if members_moved:  # a class gained or lost a member: look-ups through it and its subclasses change
             names.update(str(r[3]) for r in old.values() if r[2] in CLASS_KINDS)
             names.update(s.name for s in parsed.symbols if s.kind in CLASS_KINDS)
@@ -657,7 +653,7 @@ class Store:
             for (text,) in self.conn.execute("SELECT decorators FROM symbols WHERE file_id=? AND decorators != '[]'", (fid,))
             for d in json.loads(text)
         ]
-        names |= decorator_marks(decorators) | {n for d in decorators if (n := fixture_given_name(d))}
+        names |= _decorator_names(decorators)
         dependents = {
             int(r[0]) for r in self.conn.execute("SELECT DISTINCT file_id FROM edges WHERE dst_file_id=?", (fid,))
         } - {fid}
@@ -942,6 +938,13 @@ class FileDelta(NamedTuple):
     names: set[str]  # names whose meaning may differ now (defined, removed, re-bound by import)
     dependents: set[int]  # files with edges into symbols that are gone
     new: bool
+
+
+def _decorator_names(decorators: Iterable[str]) -> set[str]:
+    """What a file's decorators name for other files: their :func:`decorator_marks`, and the name a fixture's
+    decorator gives it (`@pytest.fixture(name="app")`: taken by parameters of that name)."""
+    texts = list(decorators)
+    return decorator_marks(texts) | {n for d in texts if (n := fixture_given_name(d))}
 
 
 def decorator_marks(decorators: Iterable[str]) -> set[str]:
