@@ -97,6 +97,9 @@ _OPERATOR_DUNDERS = frozenset(
     + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")]
     + [f"__{p}{op}__" for p in ("", "r", "i") for op in ("matmul", "lshift", "rshift", "and", "or", "xor")]
 )
+#: the special methods a statement runs on an operand, looked up by a variable's whole name (:meth:`_unbound`):
+#: an operator's, and a loop's or an unpacking's ``__iter__`` (tinycss2's ``(*coordinates, alpha) = color``)
+_WHOLE_NAME_DUNDERS = _OPERATOR_DUNDERS | {"__iter__"}
 #: Python's own special methods (and those the parser adds for operators and builtins): an object of any
 #: class may have them, so their name alone says nothing; a project's own ``x.__html__()`` does
 _PROTOCOL_METHODS = frozenset(
@@ -1948,10 +1951,10 @@ class Resolver:
             return []
         if name in _PROTOCOL_METHODS:
             # protocol methods of unknown objects: every class has them, a name says nothing; but the object's may
-            # for an operator (`version == other` in `def match(self, version)`: semantic_version's Version.__eq__).
-            # Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's __call__ or
-            # __repr__ from them (impact.Graph.protocol_callers), where one class by name cut voluptuous's callers
-            if receiver and kind == "call" and language == "python" and name in _OPERATOR_DUNDERS:
+            # for an operator or a loop (`version == other` in `def match(self, version)`: semantic_version's
+            # Version.__eq__). Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's
+            # __call__ or __repr__ from them (impact.Graph.protocol_callers), where one class by name cut voluptuous's callers
+            if receiver and kind == "call" and language == "python" and name in _WHOLE_NAME_DUNDERS:
                 methods = [c for c in self.named(name) if c.kind == "method"]
                 return self._named_after_receiver(receiver, methods, whole=True)
             return []
@@ -1993,8 +1996,8 @@ class Resolver:
         ``self.main_engine`` or ``_engine``; ``Tag`` for ``single_tag`` or ``singleTag``), as sure
         as :data:`_RECEIVER_NAME_CONFIDENCE` for one such class, :data:`FAMILY_CONFIDENCE` for each of several.
         The words of a snake_case or camelCase variable and of a CamelCase class compare (a noun of three letters
-        or more). ``whole``, for the special methods an operator runs: the class whose whole name the variable's is
-        (``version`` for ``Version``). Not a class the noun ends alone: django's ``value == x`` compares a string far
+        or more). ``whole``, for the special methods an operator or a loop runs: the class whose whole name the
+        variable's noun or whole name is (``version`` or ``single_version`` for ``Version``). Not a class the noun ends alone: django's ``value == x`` compares a string far
         more often than a ``ModelChoiceIteratorValue`` (129 calls), ``if field:`` a Field, not a ``BoundField``
         (tinycss2's ``token == ","`` runs ``LiteralToken.__eq__``, left unseen)."""
         if not receiver or not _DOTTED.fullmatch(receiver):
@@ -2011,8 +2014,9 @@ class Resolver:
                 owner_words = _CAMEL_WORDS.findall(owner.name)
                 if owner_words and owner_words[-1].lower() == noun:  # `engine`, `main_engine`: a RenderEngine
                     named.append(c)
-        if whole:
-            named = [c for c in named if c.parent_id is not None and self.sym(c.parent_id).name.lower() == last.replace("_", "").lower()]
+        if whole:  # the class the name's noun is, or its whole name (pyasn1's `singleTag` a Tag, `type_info` a TypeInfo)
+            spelled = {noun, last.replace("_", "").lower()}
+            named = [c for c in named if c.parent_id is not None and self.sym(c.parent_id).name.lower() in spelled]
         if not named or len(named) > MAX_CANDIDATES:
             return []
         # several classes so named (`node.render()` over `_EscapeNode`, `_SectionNode`, ...) are a family by name:

@@ -978,6 +978,33 @@ def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path
     edit(repo, "pkg/plain.py", "return n", "return +n")
     assert selected(review(capsys, repo)) == {"tests/test_uses_plain.py::test_g": (1, "graph")}
 
+def test_a_convention_test_runs_in_the_test_classes_that_inherit_it_too(tmp_path: Path, capsys: Any) -> None:
+    # num2words: tests/test_es_co.py's `Num2WordsESCOTest(test_es.Num2WordsESTest)` runs the Spanish tests again
+    repo = project(tmp_path)
+    write(repo, "pkg/lang_ES.py", "class Num2WordES:\n    def to_currency(self, n):\n        return str(n)\n")
+    write(repo, "pkg/lang_EN.py", "class Num2WordEN:\n    def to_currency(self, n):\n        return str(n)\n")
+    write(
+        repo,
+        "tests/test_es.py",
+        "import unittest\n\n\nclass ESTest(unittest.TestCase):\n    lang = 'es'\n\n"
+        "    def test_currency(self):\n        assert eval('1')\n\n    def test_other(self):\n        assert eval('2')\n",
+    )
+    write(
+        repo,
+        "tests/test_es_co.py",
+        "from . import test_es\n\n\nclass ESCOTest(test_es.ESTest):\n    lang = 'es_CO'\n\n"
+        "    def test_other(self):\n        assert eval('3')\n",
+    )
+    write(repo, "tests/__init__.py", "")
+    commit(repo, "converters")
+    edit(repo, "pkg/lang_ES.py", "return str(n)", "return repr(n)")
+    assert selected(review(capsys, repo)) == {
+        "tests/test_es.py::ESTest::test_currency": (0, "convention"),
+        "tests/test_es.py::ESTest::test_other": (0, "convention"),
+        "tests/test_es_co.py::ESCOTest::test_currency": (0, "convention"),  # not its own test_other
+    }
+
+
 def test_a_table_of_instances_lists_its_user_as_caller_and_leaves_the_tests_to_the_convention(
     tmp_path: Path, capsys: Any
 ) -> None:

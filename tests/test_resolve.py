@@ -220,7 +220,14 @@ def test_an_operator_on_an_untyped_name_runs_the_dunder_of_the_class_named_after
     files = {
         "version.py": (
             "class Version:\n    def __eq__(self, other):\n        return True\n\n    def __lt__(self, other):\n"
-            "        return True\n\n    def __repr__(self):\n        return 'v'\n\n\nclass Other:\n    def __eq__(self, other):\n        return False\n"
+            "        return True\n\n    def __repr__(self):\n        return 'v'\n\n    def __iter__(self):\n        return iter(())\n\n\n"
+            "class Other:\n    def __eq__(self, other):\n        return False\n"
+        ),
+        # tinycss2's test helper `(*coordinates, alpha) = color` for `def _build_color(color)`
+        # and pyasn1's `tagClass, tagFormat, tagId = singleTag`
+        "build.py": (
+            "def build(version):\n    (*parts, last) = version\n    return [p for p in version]\n\n\n"
+            "def encode(singleVersion):\n    a, b = singleVersion\n    return a\n"
         ),
         "ranges.py": (
             "class Range:\n    def __init__(self, target):\n        self.target = target\n\n"
@@ -235,8 +242,10 @@ def test_an_operator_on_an_untyped_name_runs_the_dunder_of_the_class_named_after
         ("version.py", "Version.__lt__", "receiver-name"),
     }
     assert calls(edges, "ranges.py::Range.same") == set()  # a name that says nothing: no guess
-    # an operator only: `repr(version)` stays ambiguous, for the walk to reach every class's __repr__ from it
+    # an operator or a loop only: `repr(version)` stays ambiguous, for the walk to reach every class's __repr__ from it
     assert calls(edges, "ranges.py::Range.show") == set()
+    assert calls(edges, "build.py::build") == {("version.py", "Version.__iter__", "receiver-name")}
+    assert calls(edges, "build.py::encode") == {("version.py", "Version.__iter__", "receiver-name")}
 
 
 def test_a_bare_name_match_keeps_confidence_and_candidate_count(repo: Path, tmp_path: Path) -> None:

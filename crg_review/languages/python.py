@@ -1706,7 +1706,8 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind == "iterate":  # `for _ in EXPR` runs EXPR.__iter__()
             receiver = _one_line(r.name)
-            if receiver in typed or receiver == "self" or _made_by_call(receiver):
+            # (on a name nothing types, for the class its whole name names: tinycss2's `(*coordinates, alpha) = color`)
+            if receiver in typed or receiver == "self" or _made_by_call(receiver) or _NOUN.fullmatch(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
         if r.kind == "store" and r.receiver != "self":
