@@ -182,8 +182,9 @@ _BUILTIN_METHODS = frozenset(
 RUNNER_PACKAGES = frozenset(("pytest", "_pytest", "pluggy", "iniconfig"))
 #: special methods that run where an instance is used, not where it is made: a call of the class makes one
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
-#: every attribute access), so the scopes that call the class stand for its unknown users
-_RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__"))
+#: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
+#: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
+_RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
 #: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
 _COPY_METHODS = frozenset(
     ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")

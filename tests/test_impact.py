@@ -1845,6 +1845,16 @@ def test_a_callable_object_is_reached_through_the_callers_of_its_class(tmp_path:
     # __eq__ is not made to be called later: a call of the class alone does not reach it
     edit(repo, "pkg/curry.py", "        return self.func == other.func\n", "        return self.func is other.func\n")
     assert "tests/test_apply.py::test_add" not in selected(review(capsys, repo))
+    commit(repo, "eq")
+    # an iterable made to be handed on: bleach's `LinkifyFilter(source=...)`, which a serializer loops over
+    write(repo, "pkg/serializer.py", "def render(walker):\n    out = []\n    for token in walker:\n        out.append(token)\n    return out\n")
+    write(repo, "pkg/stream.py", "from pkg.serializer import render\n\n\nclass Filter:\n    def __init__(self, source):\n"
+          "        self.source = source\n\n    def __iter__(self):\n        yield from self.source\n\n\n"
+          "def clean(text):\n    filtered = Filter(source=text)\n    return render(filtered)\n")
+    write(repo, "tests/test_text.py", "from pkg.stream import clean\n\n\ndef test_clean():\n    assert clean('ab') == ['a', 'b']\n")
+    commit(repo, "stream")
+    edit(repo, "pkg/stream.py", "        yield from self.source\n", "        yield from list(self.source)\n")
+    assert "tests/test_text.py::test_clean" in selected(review(capsys, repo))
 
 
 def test_a_nested_function_is_reached_through_the_callers_of_the_function_that_makes_it(
