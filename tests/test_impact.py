@@ -2583,25 +2583,28 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(
     write(
         repo,
         "tests/test_commands.py",
-        "import subprocess\nimport sys\n\nfrom pkg.cli import helper\n\n\n"
+        "import subprocess\nimport sys\n\nimport pytest\n\nfrom pkg.cli import helper\n\n\n"
         "def test_helper():\n    assert helper() == 1\n\n\n"
         "def test_module():\n    subprocess.run([sys.executable, '-m', 'pkg.cli', 'x'], check=True)\n\n\n"
         "def test_package():\n    subprocess.run((sys.executable, '-m', 'pkg'), check=True)\n\n\n"
         "def test_script():\n    cmd = [sys.executable, 'tools/gen.py']\n    subprocess.run(cmd, check=True)\n\n\n"
         "def test_console_script():\n    subprocess.check_output(['pkg', 'x'])\n\n\n"
-        "def test_not_a_command():\n    assert ['git', 'commit', '-m', 'pkg.cli'] and ['tools/gen.py'] and ['pkg', 'x']\n",
+        "def test_not_a_command():\n    assert ['git', 'commit', '-m', 'pkg.cli'] and ['tools/gen.py'] and ['pkg', 'x']\n\n\n"
+        # the module a parameter names (charset-normalizer's test_cli.py)
+        "@pytest.mark.parametrize('code, module', [(0, 'pkg.cli'), (1, 'json')])\n"
+        "def test_parametrized(code, module):\n    subprocess.run([sys.executable, '-m', module])\n",
     )
     commit(repo, "cli")
     changed = CLI.replace("return len(argv)", "return len(argv) + 1")
     write(repo, "pkg/cli.py", changed)
     commit(repo, "change main")
     tests = {t["qualname"]: t for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]}
-    assert set(tests) == {"test_module", "test_package", "test_script", "test_console_script"}, tests
+    assert set(tests) == {"test_module", "test_package", "test_script", "test_console_script", "test_parametrized"}, tests
     write(repo, "pkg/cli.py", changed.replace("sys.exit(main(sys.argv))", "sys.exit(main(sys.argv[1:]))"))
     commit(repo, "change the entry block")
     got = review(capsys, repo, "HEAD~1..HEAD")
     assert [(c["qualname"], c["kind"]) for c in got["changed"]] == [("__main__", "function")]
-    assert {t["qualname"] for t in got["tests"]} == {"test_module"}
+    assert {t["qualname"] for t in got["tests"]} == {"test_module", "test_parametrized"}
     assert got["findings"] == []
     write(repo, "tools/gen.py", "from pkg.cli import main\n\nif __name__ == '__main__':\n    main([1])\n")
     write(repo, "tests/test_commands.py", "def test_nothing():\n    pass\n")

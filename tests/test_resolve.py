@@ -2669,10 +2669,13 @@ def test_a_typed_key_of_a_mapping_is_hashed_and_compared(repo: Path, tmp_path: P
             "    def append(self, key: Key, plain):\n"
             "        if key in self._map:\n            return self._map.get(key)\n"
             "        self._map[plain] = 1\n        return plain in self._map\n\n"
-            "    def same(self, key: Key, other):\n        self._map[key] = 1\n        return key == other\n"
+            "    def same(self, key: Key, other):\n        self._map[key] = 1\n        return key == other\n\n"
+            "    def made(self, a):\n        return SingleKey(a) in KNOWN\n\n\nKNOWN = frozenset()\n"
         ),
     }
     edges, dump, _ = index(repo, files, tmp_path / "i.db")
+    # a key made where it is looked up (charset-normalizer's `if CompatibleFamillyRange(a, b) in KNOWN:`)
+    assert {d[1] for d in calls(edges, "pkg/keys.py::Container.made")} >= {"SingleKey.__hash__", "Key.__eq__"}
     found = calls(edges, "pkg/keys.py::Container.append")
     assert {(d[1], d[2]) for d in found} == {("Key.__hash__", "key"), ("Key.__eq__", "key"), ("SingleKey.__hash__", "key")}
     assert all(e[6] <= 0.4 for e in dump if e[1] == "Container.append" and e[4] == "call")  # a list hashes nothing

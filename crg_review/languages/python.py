@@ -105,8 +105,9 @@ def span(node: Any) -> Any:
 
 
 #: reference kinds that belong to the definition only in spans evaluated outside it (:func:`evaluated_outside`): a
-#: lazy fixture in a decorator's arguments is a fixture the test takes, nothing its module runs
-USES_INSIDE = frozenset(("lazyfixture",))
+#: lazy fixture in a decorator's arguments is a fixture the test takes, nothing its module runs; a module a parametrize
+#: value names for a command line is run by the test
+USES_INSIDE = frozenset(("lazyfixture", "spawn"))
 _DEFAULT_PARAMETERS = frozenset(("default_parameter", "typed_default_parameter"))
 #: default values that run nothing where the ``def`` runs (literals; a lambda's body runs when it is called)
 _INERT_DEFAULTS = frozenset(("integer", "float", "true", "false", "none", "string", "lambda"))
@@ -1202,12 +1203,48 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
             # resolver takes it for `-m dotenv`, which a package with a `__main__.py` (or a module's entry block) answers
             out.append(("spawn", child, None))
         if text is None:
+            if interpreter and before == "-m" and child.type == "identifier":
+                # `[sys.executable, "-m", module]` under `@pytest.mark.parametrize("module", ["pkg", "pkg.cli"])`
+                for value in _parametrized_strings(node, _text(child, source), source):
+                    if _MODULE_PATH.match(_string_value(value, source) or ""):
+                        out.append(("spawn", value, None))
             interpreter = interpreter or _text(child, source) == "sys.executable"
         elif interpreter and ((before == "-m" and _MODULE_PATH.match(text)) or _SCRIPT_PATH.match(text)):
             out.append(("spawn", child, None))
         else:
             interpreter = interpreter or text.rsplit("/", 1)[-1].startswith("python")
         before = text
+    return out
+
+
+def _parametrized_strings(node: Any, name: str, source: bytes) -> list[Any]:
+    """The string literals ``@pytest.mark.parametrize`` gives the parameter ``name`` of the function around ``node``
+    (``("module", ["pkg", "pkg.cli"])``, or one position of each tuple for ``("module, code", [("pkg", 0)])``)."""
+    scope = node.parent
+    while scope is not None and scope.type not in ("function_definition", "class_definition", "module"):
+        scope = scope.parent
+    decorated = scope.parent if scope is not None and scope.type == "function_definition" else None
+    if decorated is None or decorated.type != "decorated_definition":
+        return []
+    out: list[Any] = []
+    for decorator in (c for c in decorated.named_children if c.type == "decorator"):
+        call = _named_child(decorator, 0)
+        function = call.child_by_field_name("function") if call is not None and call.type == "call" else None
+        if function is None or not _text(function, source).endswith("parametrize"):
+            continue
+        args = call.child_by_field_name("arguments")
+        names, values = (_named_child(args, 0), _named_child(args, 1)) if args is not None else (None, None)
+        spelled = _string_value(names, source) if names is not None and names.type == "string" else None
+        if spelled is None or values is None or values.type not in ("list", "tuple"):
+            continue
+        params = [p.strip() for p in spelled.split(",") if p.strip()]
+        if name not in params:
+            continue
+        at = params.index(name)
+        for case in values.named_children:
+            value = case if len(params) == 1 else (_named_child(case, at) if case.type == "tuple" else None)
+            if value is not None and value.type == "string":
+                out.append(value)
     return out
 
 
@@ -1714,7 +1751,7 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
             key = _one_line(r.name)
-            if key in typed and key != r.receiver:
+            if (key in typed or _made_by_call(key)) and key != r.receiver:
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
@@ -1726,7 +1763,9 @@ def finalize(result: ParseResult) -> None:
                 arity = 2 if r.kind == "setitem" else 1
                 refs.append(Reference("call", SUBSCRIPT_METHODS[r.kind], receiver, r.line, r.scope, arity, ()))
             key = _one_line(r.name)
-            if key in typed and key != receiver:  # a dict or a set hashes a typed key and compares it (resolve: "key")
+            # a dict or a set hashes a typed key and compares it (resolve: "key"), one made there too (charset-normalizer's
+            # `if CompatibleFamillyRange(a, b) in _COMPATIBLE_RANGE_FAMILIES:`)
+            if (key in typed or _made_by_call(key)) and key != receiver:
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
