@@ -1203,13 +1203,17 @@ def test_returns_of_unannotated_functions_of_the_same_file(repo: Path, tmp_path:
         "tests/test_bar.py": (
             "import pkg.bar\n\n\n"
             "def _create(**kwargs):\n    bar = pkg.bar.progressbar(range(3))\n    return bar\n\n\n"
-            "def test_bar():\n    with _create(label='x') as bar:\n        pass\n"
+            "def test_bar():\n    with _create(label='x') as bar:\n        pass\n\n\n"
+            # as `with`: an ExitStack's or a click context's `enter_context` (flask's `ctx.with_resource(...)`)
+            "def test_stacked(stack):\n    stack.enter_context(pkg.bar.progressbar(range(3)))\n"
         ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     # the return annotation of a signature longer than the stored limit is kept
     found = calls(edges, "tests/test_bar.py::test_bar")
-    assert {("pkg/bar.py", "ProgressBar.__enter__", "typed"), ("pkg/bar.py", "ProgressBar.__exit__", "typed")} <= found
+    entered = {("pkg/bar.py", "ProgressBar.__enter__", "typed"), ("pkg/bar.py", "ProgressBar.__exit__", "typed")}
+    assert entered <= found
+    assert entered <= calls(edges, "tests/test_bar.py::test_stacked")
     # the helper's body changes (same file): nothing stale
     changed = files["tests/test_bar.py"].replace("return bar", "return None")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"tests/test_bar.py": changed})

@@ -469,6 +469,10 @@ def _call(node: Any, source: bytes) -> list[Item]:
         out.append(("modprefix", made, None))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
+        entered = _named_child(args, 0)
+        if last_name in _ENTERING_METHODS and entered is not None and entered.type in _OPERANDS:
+            # `stack.enter_context(cm)`, click's `ctx.with_resource(cm)`: as `with cm:` (flask's `app.app_context()`)
+            out.append(("with", entered, None))
         # (call function: (attribute object: (_) @receiver attribute: (identifier) @_get) arguments: (argument_list .
         #   [(identifier) (attribute)] @name)) @reference.keyarg (#any-of? @_get "get" "pop" "setdefault"): a mapping's
         #   look-up hashes its key (made in finalize, for a typed key)
@@ -524,6 +528,8 @@ def _call(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+#: methods that enter the context manager they are given and exit it later (``contextlib.ExitStack``, ``click.Context``)
+_ENTERING_METHODS = frozenset(("enter_context", "with_resource"))
 #: builtins that iterate their first argument whatever follows it (``enumerate(it, 1)``, ``sum(it, 0)``), and one
 #: that does when it is its only positional one (``dict(pairs, x=1)``); the ordering builtins are read with one
 #: argument only (with ``key=`` they compare what the key gives, not the items)
