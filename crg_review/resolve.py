@@ -111,6 +111,8 @@ _PROTOCOL_METHODS = frozenset(
 )
 #: the special methods Python itself calls (the impact walk reaches them through their class's users)
 PROTOCOL_METHODS = _PROTOCOL_METHODS
+#: the most lines a class body's ``x = property(...)`` (or staticmethod) statement is read over for its functions
+_STATEMENT_LINES = 8
 #: confidence of an override reached from a typed receiver when there are at most two (then it falls)
 _TYPED_DISPATCH_CONFIDENCE = 0.6
 #: references of a member looked up by a literal name prefix (``getattr(self, f"visit_{...}")``; ``getattrcall``
@@ -1423,13 +1425,28 @@ class Resolver:
         """The functions and classes the class body of ``cid`` binds ``name`` to (its facts ``stated``)."""
         texts = [text for kind, text in stated if kind == "alias"]
         if any(kind == "assign" and text in ("staticmethod", "classmethod", "property") for kind, text in stated):
-            texts += [  # the functions given to staticmethod(...) (property(...): getter first) at that line
+            # the functions given to staticmethod(...) (property(...): getter first) in that statement: from its line
+            # to the next assignment of the class body, a few lines at most (cssutils's `mediaText = property(\n
+            # _getMediaText,\n _setMediaText, doc=...)`)
+            assigned = [
+                int(line)
+                for (line,) in self.conn.execute(
+                    "SELECT DISTINCT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY line", (fid, cid)
+                )
+            ]
+            spans = []
+            for (line,) in self.conn.execute(
+                "SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?", (fid, cid, name)
+            ):
+                after = [a for a in assigned if a > line]
+                spans.append((line, min([line + _STATEMENT_LINES, *after[:1]])))
+            texts += [
                 f"{r[1]}.{r[0]}" if r[1] else r[0]
                 for r in self.conn.execute(
-                    "SELECT name, receiver FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' AND line IN"
-                    " (SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?) ORDER BY id",
-                    (fid, cid, fid, cid, name),
+                    "SELECT name, receiver, line FROM refs WHERE file_id=? AND scope_id=? AND kind='ref' ORDER BY line, id",
+                    (fid, cid),
                 )
+                if any(start <= r[2] < end for start, end in spans)
             ]
         out: list[Sym] = []
         for t in self._named_by(fid, self.sym(cid), name, texts):

@@ -658,10 +658,17 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
         "data.py": "class Dataset:\n    def _get_dict(self):\n        return self._data\n\n"
         "    def _set_dict(self, rows):\n        self._data = rows\n\n    dict = property(_get_dict, _set_dict)\n\n"
         "    def rows(self):\n        return self.dict\n\n    def load(self, rows):\n        self.dict = rows\n",
+        # written over several lines (cssutils's `mediaText = property(\n _getMediaText,\n _setMediaText, doc=...)`)
+        "media.py": "class MediaList:\n    def _get_text(self):\n        return self._t\n\n"
+        "    def _set_text(self, t):\n        self._t = t\n\n    text = property(\n        _get_text,\n        _set_text,\n"
+        "        doc='the text',\n    )\n    other = property(len)\n\n    def show(self):\n        return self.text\n\n"
+        "    def load(self, t):\n        self.text = t\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert calls(edges, "data.py::Dataset.rows") == {("data.py", "Dataset._get_dict", "property")}
     assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
+    assert calls(edges, "media.py::MediaList.show") == {("media.py", "MediaList._get_text", "property")}
+    assert calls(edges, "media.py::MediaList.load") == {("media.py", "MediaList._set_text", "property")}
 
 
 def test_calling_an_attribute_holding_a_class_object_constructs_it(repo: Path, tmp_path: Path) -> None:
