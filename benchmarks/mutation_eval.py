@@ -275,7 +275,7 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
     started = time.perf_counter()
     timed_out = False
     try:
-        subprocess.run(
+        done = subprocess.run(
             [*cmd, *pytest_args],
             cwd=project.repo,
             env=env,
@@ -285,6 +285,21 @@ def run_suite(project: Project, out: Path, timeout: float, pytest_args: Sequence
             timeout=timeout,
             check=False,
         )
+        if "INTERNALERROR>" in done.stdout + done.stderr and not any(a.startswith("--tb") for a in pytest_args):
+            # pytest itself failed while it rendered a failure (CPython gh-106905 in its `ast.parse` of the source:
+            # "AST constructor recursion depth mismatch") and stopped: the tests after it never ran, and would count
+            # as failing. Once more without tracebacks (the outcomes are all the run records).
+            out.unlink(missing_ok=True)
+            subprocess.run(
+                [*cmd, *pytest_args, "--tb=no"],
+                cwd=project.repo,
+                env=env,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=max(timeout - (time.perf_counter() - started), 1.0),
+                check=False,
+            )
     except subprocess.TimeoutExpired:
         timed_out = True
     seconds = time.perf_counter() - started
