@@ -927,6 +927,27 @@ def test_a_subscripted_generic_class_called_constructs_it(repo: Path, tmp_path: 
     assert not any(q == "Sub.__init__" for _, q, _ in calls(edges, "app.py::App"))
 
 
+def test_code_a_module_builds_as_text_and_evaluates_uses_the_members_it_names(repo: Path, tmp_path: Path) -> None:
+    # cssselect2: `self.test = eval('lambda el: ' + source, ...)`, source made of `f'any(({inner}) for el in el.ancestors)'`
+    files = {
+        "tree.py": "class Node:\n    @property\n    def ancestors(self):\n        return []\n\n"
+        "    def iter_children(self):\n        return iter(())\n\n    @property\n    def unused(self):\n        return 1\n",
+        "compiler.py": (
+            "class Selector:\n    def __init__(self, source):\n        self.test = eval('lambda el: ' + source, {}, {})\n\n\n"
+            "def descendant(inner):\n    return f'any(({inner}) for el in el.ancestors)'\n\n\n"
+            "def children():\n    return 'el.iter_children()'\n\n\n"
+            "def prose():\n    \"\"\"Not code: see el.unused.\"\"\"\n    return 'self.unused'\n"
+        ),
+        # no `eval` here: a string is a string
+        "other.py": "def label():\n    return 'el.ancestors'\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {d[1] for d in calls(edges, "compiler.py::descendant")} == {"Node.ancestors"}
+    assert {d[1] for d in calls(edges, "compiler.py::children")} == {"Node.iter_children"}
+    assert calls(edges, "compiler.py::prose") == set()
+    assert calls(edges, "other.py::label") == set()
+
+
 def test_a_variable_holding_an_imported_module_calls_its_functions(repo: Path, tmp_path: Path) -> None:
     # netaddr's IPAddress: `self._module = _ipv6` (or `_ipv4`), then `self._module.int_to_str(...)`
     files = {

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import builtins
 import fnmatch
+import io
 import json
 import re
+import tokenize
 from collections.abc import Collection, Sequence
 from itertools import pairwise
 from pathlib import PurePosixPath
@@ -1612,6 +1614,41 @@ def extra_references(symbols: list[Symbol], path: str, source: bytes = b"") -> l
             used += marked.get(owner, [])
             owner = owner.rpartition(".")[0] or None
         out.extend(Reference("fixture", name, "", s.start_line, s.qualname) for name in dict.fromkeys(used))
+    return out + _text_code_references(symbols, path, source)
+
+
+#: a call of a builtin that runs code given as text
+_RUNS_TEXT = re.compile(rb"(?<![\w.])(?:eval|exec)\s*\(")
+#: ``name.member`` (``name.member(`` for a call) in the text of a string literal
+_TEXT_MEMBER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*(\()?")
+
+
+def _text_code_references(symbols: list[Symbol], path: str, source: bytes) -> list[Reference]:
+    """In a module that runs code it builds as text (``eval``, ``exec``: cssselect2 compiles a selector into
+    ``eval('lambda el: ' + source)`` from pieces such as ``f'any(... for el in el.ancestors)'``), the members that code
+    uses: ``x.member`` in its string literals (docstrings and other triple-quoted prose left out), as uses of the
+    function that writes the string; ``self`` and ``cls`` there are not the writer's own."""
+    if not source or is_test_file(path) or not _RUNS_TEXT.search(source):
+        return []
+    try:
+        tokens = [t for t in tokenize.tokenize(io.BytesIO(source).readline) if t.type == tokenize.STRING]
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    scopes = sorted(
+        ((s.start_line, s.end_line, s.qualname) for s in symbols if s.kind in ("function", "method", *CLASS_KINDS)),
+        reverse=True,
+    )
+    out: list[Reference] = []
+    for token in tokens:
+        text = token.string.lstrip("rRbBuUfF")
+        if text.startswith(('"""', "'''")):
+            continue
+        line = token.start[0]
+        scope = next((q for start, end, q in scopes if start <= line <= end), MODULE_QUALNAME)
+        for found in _TEXT_MEMBER.finditer(text):
+            receiver, member, called = found.groups()
+            if receiver not in ("self", "cls"):
+                out.append(Reference("call" if called else "attr", member, receiver, line, scope, None, ()))
     return out
 
 
