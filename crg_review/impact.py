@@ -167,6 +167,9 @@ _MODULE_HOOKS = frozenset(("__getattr__", "__dir__"))
 _RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 _CLASS_KINDS = CLASS_KINDS
 _SETUPS = frozenset((*CLASS_TEST_HOOKS, *MODULE_TEST_HOOKS, *FUNCTION_TEST_HOOKS))
+#: the file name patterns a Sybil collector is given (``pattern="*.rst"``, ``patterns=["*.md", "*.py"]``)
+_SYBIL_PATTERN = re.compile(r"\bpatterns?\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
+_QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not
@@ -1548,6 +1551,24 @@ class Graph:
             tests = self._collected[file_id] = tuple(sorted((r[0], r[1]) for r in rows))
         return tests
 
+    def sybil_patterns(self) -> list[tuple[str, str]]:
+        """(folder, file name pattern) of each conftest.py that makes the examples of text files tests with Sybil
+        (``Sybil(..., pattern="*.rst")`` or ``patterns=[...]``): the files of that name below its folder."""
+        if self.files is None:
+            return []
+        rows = self.conn.execute(
+            "SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.kind = 'call' AND r.name = 'Sybil' AND f.path LIKE '%conftest.py' ORDER BY f.path"
+        ).fetchall()
+        out: list[tuple[str, str]] = []
+        for (path,) in rows:
+            if posixpath.basename(path) != "conftest.py":
+                continue
+            text = (self.files.read_tracked(path) or b"").decode("utf-8", "replace")
+            for given in _SYBIL_PATTERN.findall(text):
+                out.extend((posixpath.dirname(path), p) for p in _QUOTED.findall(given))
+        return out
+
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
         if self.files is None:
@@ -2693,6 +2714,11 @@ def add_doctests(
     # a repository without pytest settings (django) is not searched for pytest's default `test*.txt` doctests:
     # listing its tree costs 10-30 ms a review, for files that are data there
     texts = graph.files.find_tracked(doctest_text, settings.testpaths or ("",)) if graph.files and settings.configured else []
+    # and the text files a conftest.py collects through Sybil, below its folder (parsel's docs/conftest.py:
+    # `pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern="*.rst").pytest()`)
+    for folder, pattern in graph.sybil_patterns():
+        if graph.files is not None:
+            texts += graph.files.find_tracked(partial(_matches_pattern, pattern), (folder,))
     examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
     if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
@@ -2734,6 +2760,10 @@ def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> di
         old = named.get(name)
         named[name] = (min(depth, old[0]), old[1] | bits) if old else (depth, bits)
     return named
+
+
+def _matches_pattern(pattern: str, name: str) -> bool:
+    return fnmatch.fnmatchcase(name, pattern)
 
 
 def _add_naming_files(

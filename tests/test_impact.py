@@ -481,6 +481,24 @@ DOCTESTED = {
 }
 
 
+def test_the_text_files_a_conftest_collects_with_sybil_are_doctests_below_its_folder(tmp_path: Path, capsys: Any) -> None:
+    # parsel's docs/conftest.py: `pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern="*.rst").pytest()`
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "calc.py", "def add(a, b):\n    return a + b\n")
+    write(
+        repo,
+        "docs/conftest.py",
+        "from sybil import Sybil\nfrom sybil.parsers.doctest import DocTestParser\n\n"
+        "pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern='*.rst').pytest()\n",
+    )
+    write(repo, "docs/usage.rst", "Usage\n\n>>> from calc import add\n>>> add(2, 2)\n4\n")
+    write(repo, "docs/plain.rst", ">>> 1 + 1\n2\n")
+    write(repo, "notes/usage.rst", ">>> from calc import add\n>>> add(0, 0)\n0\n")  # no Sybil there
+    commit(repo, "sybil docs")
+    edit(repo, "calc.py", "return a + b", "return b + a")
+    assert selected(review(capsys, repo)) == {"docs/usage.rst": (1, "doctest")}
+
+
 def test_the_doctest_of_a_repeated_definition_runs_under_its_name(tmp_path: Path, capsys: Any) -> None:
     # overload stubs first: the parser numbers the implementation `OSet.index#3`, pytest names it `OSet.index`
     # (and a package's `__init__.py` by the package)
