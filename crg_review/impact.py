@@ -1208,8 +1208,15 @@ class Graph:
         # a look-up by a name made at run time (`getattr(self, "visit_" + name)`) dispatches as the outside base may:
         # beniget's `DefUseChains.visit_ClassDef`, which `gast.NodeVisitor.visit` runs too
         dispatched = all(e.resolution == "getattr" for e in incoming)
+        # (or a mixin's, the outside base joining it in a subclass: parsel's `class HTMLTranslator(TranslatorMixin,
+        # cssselect.HTMLTranslator)`, whose `xpath_element` cssselect's methods call)
         if dispatched and not overrides and any(
-            self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
+            self._has_outside_base(c)
+            for c in (
+                method.parent_id,
+                *self._transitive(method.parent_id, "bases"),
+                *self._transitive(method.parent_id, "subclasses"),
+            )
         ):
             return True
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own

@@ -2204,6 +2204,19 @@ def test_a_method_only_an_outside_base_class_calls_is_reached_through_the_uses_o
     # a class deriving from object only: nothing outside the repository calls its uncalled method
     edit(repo, "pkg/wrap.py", "    def unused(self):\n        return 1\n", "    def unused(self):\n        return 3\n")
     assert "tests/test_layout.py::test_plain" not in selected(review(capsys, repo))
+    commit(repo, "unused")
+    # a mixin's hook, the outside base joining it in a subclass (parsel's TranslatorMixin next to cssselect's class)
+    write(
+        repo,
+        "pkg/mixed.py",
+        "import textwrap\n\n\nclass ChunkMixin:\n    def _split(self, text):\n        return text.split()\n\n\n"
+        "class Mixed(ChunkMixin, textwrap.TextWrapper):\n    pass\n\n\ndef mixed_cols(text):\n"
+        "    return Mixed(width=10).wrap(text)\n",
+    )
+    write(repo, "tests/test_columns.py", "from pkg.mixed import mixed_cols\n\n\ndef test_mixed():\n    assert mixed_cols('a b')\n")
+    commit(repo, "mixin")
+    edit(repo, "pkg/mixed.py", "        return text.split()\n", "        return text.split(' ')\n")
+    assert "tests/test_columns.py::test_mixed" in selected(review(capsys, repo))
 
 
 def test_a_method_only_looked_up_by_a_made_name_in_a_class_with_an_outside_base_is_a_hook(
