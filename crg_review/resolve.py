@@ -1428,18 +1428,14 @@ class Resolver:
             # the functions given to staticmethod(...) (property(...): getter first) in that statement: from its line
             # to the next assignment of the class body, a few lines at most (cssutils's `mediaText = property(\n
             # _getMediaText,\n _setMediaText, doc=...)`)
-            assigned = [
-                int(line)
-                for (line,) in self.conn.execute(
-                    "SELECT DISTINCT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY line", (fid, cid)
-                )
+            assigned = self.conn.execute(
+                "SELECT name, line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' ORDER BY line", (fid, cid)
+            ).fetchall()
+            spans = [
+                (line, min([line + _STATEMENT_LINES, *(a for _, a in assigned if a > line)]))
+                for target, line in assigned
+                if target == name
             ]
-            spans = []
-            for (line,) in self.conn.execute(
-                "SELECT line FROM refs WHERE file_id=? AND scope_id=? AND kind='assign' AND name=?", (fid, cid, name)
-            ):
-                after = [a for a in assigned if a > line]
-                spans.append((line, min([line + _STATEMENT_LINES, *after[:1]])))
             texts += [
                 f"{r[1]}.{r[0]}" if r[1] else r[0]
                 for r in self.conn.execute(
@@ -2014,9 +2010,10 @@ class Resolver:
         as :data:`_RECEIVER_NAME_CONFIDENCE` for one such class, :data:`FAMILY_CONFIDENCE` for each of several.
         The words of a snake_case or camelCase variable and of a CamelCase class compare (a noun of three letters
         or more). ``whole``, for the special methods an operator or a loop runs: the class whose whole name the
-        variable's noun or whole name is (``version`` or ``single_version`` for ``Version``). Not a class the noun ends alone: django's ``value == x`` compares a string far
-        more often than a ``ModelChoiceIteratorValue`` (129 calls), ``if field:`` a Field, not a ``BoundField``
-        (tinycss2's ``token == ","`` runs ``LiteralToken.__eq__``, left unseen)."""
+        variable's noun or whole name is (``version`` or ``single_version`` for ``Version``). Not a class the noun ends
+        alone: django's ``value == x`` compares a string far more often than a ``ModelChoiceIteratorValue`` (129 calls),
+        ``if field:`` a Field, not a ``BoundField`` (tinycss2's ``token == ","`` runs ``LiteralToken.__eq__``, left
+        unseen)."""
         if not receiver or not _DOTTED.fullmatch(receiver):
             return []
         last = receiver.rsplit(".", 1)[-1]

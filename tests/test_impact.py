@@ -960,7 +960,6 @@ def test_convention_matches_are_marked(tmp_path: Path, capsys: Any) -> None:
     assert "CRG003" not in [r[0] for r in rules(data)]  # a convention test counts as a test
 
 
-
 def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path: Path, capsys: Any) -> None:
     # num2words: `lang_RU.py`'s converter is found by a string the test passes; tests/test_ru.py tests it
     repo = project(tmp_path)
@@ -995,6 +994,7 @@ def test_a_test_file_named_after_the_last_word_of_a_module_goes_with_it(tmp_path
     commit(repo, "a module of no family")
     edit(repo, "pkg/plain.py", "return n", "return +n")
     assert selected(review(capsys, repo)) == {"tests/test_uses_plain.py::test_g": (1, "graph")}
+
 
 def test_a_convention_test_runs_in_the_test_classes_that_inherit_it_too(tmp_path: Path, capsys: Any) -> None:
     # num2words: tests/test_es_co.py's `Num2WordsESCOTest(test_es.Num2WordsESTest)` runs the Spanish tests again
