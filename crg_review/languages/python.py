@@ -356,6 +356,14 @@ def _member(kind: str, node: Any) -> list[Item]:
     return [(kind, name, receiver)]
 
 
+def _enclosing(node: Any, types: Collection[str]) -> Any:
+    """The nearest node above ``node`` of one of ``types`` (None when there is none)."""
+    scope = node.parent
+    while scope is not None and scope.type not in types:
+        scope = scope.parent
+    return scope
+
+
 def _named_child(node: Any, index: int) -> Any:
     return node.named_child(index) if index < node.named_child_count else None
 
@@ -397,9 +405,7 @@ def _table_of_names(subscript: Any, source: bytes) -> list[Any]:
     if table is None or table.type != "identifier":
         return []
     wanted = source[table.start_byte : table.end_byte]
-    scope = subscript.parent
-    while scope is not None and scope.type not in ("function_definition", "module"):
-        scope = scope.parent
+    scope = _enclosing(subscript, ("function_definition", "module"))
     body = scope.child_by_field_name("body") if scope is not None and scope.type == "function_definition" else scope
     stack = list(body.named_children) if body is not None else []
     while stack:
@@ -1228,9 +1234,7 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
 def _parametrized_strings(node: Any, name: str, source: bytes) -> list[Any]:
     """The string literals ``@pytest.mark.parametrize`` gives the parameter ``name`` of the function around ``node``
     (``("module", ["pkg", "pkg.cli"])``, or one position of each tuple for ``("module, code", [("pkg", 0)])``)."""
-    scope = node.parent
-    while scope is not None and scope.type not in ("function_definition", "class_definition", "module"):
-        scope = scope.parent
+    scope = _enclosing(node, ("function_definition", "class_definition", "module"))
     decorated = scope.parent if scope is not None and scope.type == "function_definition" else None
     if decorated is None or decorated.type != "decorated_definition":
         return []
