@@ -1750,6 +1750,11 @@ class Resolver:
                     if kind == "store" or (scope_id, name, line) not in stores:
                         for t in self._class_descriptor(fid, scope, name, method):
                             add(scope.id, t, "call", line)
+                elif receiver and all(t.resolution == "name-match" for t in targets) and language == "python":
+                    method = "__set__" if kind == "store" else "__get__"
+                    if kind == "store" or (scope_id, name, line) not in stores:
+                        for t in self._typed_properties(fid, scope, receiver, name, method):
+                            add(scope.id, t, "call", line)
                 if kind == "store":
                     continue
                 for t in targets:
@@ -1769,6 +1774,14 @@ class Resolver:
                     # `self.normalize(expr, self.AND)`, `isinstance(x, self.NOT)` where `self.AND = AND_class or AND`:
                     # the class the attribute holds (boolean.py's algebra)
                     targets = [Target(c, "typed", 0.9) for c in self._class_objects(fid, scope, f"{receiver}.{name}")]
+                if kind == "ref" and receiver and language == "python" and all(t.resolution == "name-match" for t in targets):
+                    # `return rule.cssText` reads the value: a `property(...)`'s getter (a descriptor's __get__) runs
+                    if receiver in ("self", "cls"):
+                        read = self._class_descriptor(fid, scope, name, "__get__")
+                    else:
+                        read = self._typed_properties(fid, scope, receiver, name, "__get__")
+                    for t in read:
+                        add(scope.id, t, "call", line)
                 if not targets and kind == "ref" and not receiver and language == "python":
                     # a local collection of functions given by name (or an item of one, a loop's variable): the
                     # function it is given to may call them, as if they were given one by one
@@ -2808,15 +2821,21 @@ class Resolver:
 
     def _class_descriptor(self, fid: int, scope: Sym, name: str, method: str) -> list[Target]:
         """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
-        ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one."""
+        ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one; and where a class
+        body of any file says ``count = property(...)``, its getter or setter."""
         cls = self.enclosing_class(scope)
         if cls is None or cls.kind != "class" or self._depth > 4:
             return []
-        facts = self.facts(fid)
+        return self._descriptor_of(fid, cls, name, method)
+
+    def _descriptor_of(self, fid: int, cls: Sym, name: str, method: str, *, properties_only: bool = False) -> list[Target]:
+        """:meth:`_class_descriptor` for an instance of ``cls`` (``properties_only``: only a ``property(...)``).
+        A descriptor class is looked for where the class body is in this file; a property's accessors in any
+        file (the store names the attribute when a class body's statements change: store._class_statements)."""
         out: list[Target] = []
         for cid in self._linearized(cls.id):
             owner = self.sym(cid)
-            stated = facts.get((cid, name), []) if owner.file_id == fid else []
+            stated = self.facts(owner.file_id).get((cid, name), [])
             if not stated:
                 continue
             self._depth += 1
@@ -2825,9 +2844,14 @@ class Resolver:
                     if kind == "assign" and text == "property":
                         # `next_run = property(get_next_run)`, `dict = property(_get_dict, _set_dict)`: the getter runs
                         # for a read, the setter for a write (schedule's `self.next_run`)
-                        accessors = self._bound_in_body(fid, cid, name, stated)
+                        accessors = self._bound_in_body(owner.file_id, cid, name, stated)
+                        if len(accessors) == 1 and _names_setter(accessors[0].name):
+                            # the getter a lambda (cssutils's `style = property(lambda self: self._style, _setStyle)`)
+                            accessors = [] if method == "__get__" else [accessors[0], accessors[0]]
                         for f in accessors[1:2] if method == "__set__" else accessors[:1]:
                             out.append(Target(f, "property", 0.9))
+                        continue
+                    if properties_only or owner.file_id != fid:
                         continue
                     for desc in self._resolve_type_text(fid, owner, _type_name(text)) if kind == "assign" else []:
                         m = self.member(desc.id, method)
@@ -2838,6 +2862,20 @@ class Resolver:
             finally:
                 self._depth -= 1
             break
+        return out
+
+    def _typed_properties(self, fid: int, scope: Sym, receiver: str, name: str, method: str) -> list[Target]:
+        """``rule.cssText`` (``method`` ``__get__``) or ``rule.cssText = v`` (``__set__``) where ``rule`` holds an
+        instance of a class whose body says ``cssText = property(_getCssText, _setCssText)``: the accessor."""
+        head, _, rest = receiver.partition(".")
+        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
+            return []
+        if self.lookup(fid, scope, head) and head not in _param_names(scope):
+            return []  # a module or class of that name: no instance
+        out: list[Target] = []
+        for cls in self._types_of(fid, scope, receiver):
+            if cls.kind == "class":
+                out.extend(t for t in self._descriptor_of(fid, cls, name, method, properties_only=True) if t not in out)
         return out
 
     def _typed_dispatch(self, cls: Sym, name: str) -> list[Target]:
@@ -3317,6 +3355,12 @@ def _prefixed(member: Sym, prefix: str, scope: Sym) -> bool:
         and member.id != scope.id
         and (bool(prefix) or not member.name.startswith("__"))
     )
+
+
+def _names_setter(name: str) -> bool:
+    """Whether a function's name says it sets a value (``_setStyle``, ``set_text``, ``text_setter``)."""
+    lowered = name.lower().lstrip("_")
+    return lowered.startswith("set") or lowered.endswith("setter")
 
 
 def _table_targets(found: list[Sym]) -> list[Target]:

@@ -588,6 +588,13 @@ class Store:
         stored = self._stored_methods(fid) ^ stored_now
         stored |= {f for f in stored_now if f[2].partition(".")[2] in names}
         names.update(variable.partition(".")[2] for _scope, variable, _value in stored)
+        # a class body's `text = property(_get, _set)`: other files' `obj.text` runs the accessor it names
+        # (resolve.Resolver._descriptor_of), which a change of the body's statements, or of what they name, changes
+        old_bodies, new_bodies = self._class_statements(fid), _class_statements_of(parsed)
+        for q in old_bodies.keys() | new_bodies.keys():
+            if members_moved or old_bodies.get(q) != new_bodies.get(q):
+                for body in (old_bodies.get(q, ()), new_bodies.get(q, ())):
+                    names.update(name for kind, name, text in body if kind == "assign" and text == "property")
         # FTS rows are rewritten only where what they index changed: a body edit leaves them (and the pages
         # of the index's segments, which every rewrite adds to and merges) alone
         fts_stale = [q for q in old if q not in new or (old[q][3], old[q][7], old[q][9]) != (new[q].name, new[q].signature, new[q].docstring)]
@@ -679,6 +686,19 @@ class Store:
         ):
             out.setdefault(str(qualname), set()).add((str(kind), str(text)))
         return out
+
+    def _class_statements(self, fid: int) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        """A stored file's class bodies that make a ``property(...)``: class qualname → the body's assignments,
+        aliases and names given, (kind, name, text) in order."""
+        out: dict[str, list[tuple[str, str, str]]] = {}
+        for q, kind, name, text in self.conn.execute(
+            "SELECT s.qualname, r.kind, r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+            f" WHERE r.file_id=? AND s.kind IN ({','.join('?' * len(CLASS_KINDS))})"
+            " AND r.kind IN ('assign', 'alias', 'ref') ORDER BY r.line, r.id",
+            (fid, *CLASS_KINDS),
+        ):
+            out.setdefault(str(q), []).append((str(kind), str(name), str(text)))
+        return {q: tuple(body) for q, body in out.items() if ("assign", "property") in {(k, t) for k, _n, t in body}}
 
     def _stored_methods(self, fid: int) -> set[tuple[str, str, str]]:
         """A stored file's facts of methods stored in tables on self: (scope qualname, ``self.table``, ``self.method``)."""
@@ -955,6 +975,17 @@ def decorator_marks(decorators: Iterable[str]) -> set[str]:
 def escape_like(text: str) -> str:
     """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _class_statements_of(parsed: ParseResult) -> dict[str, tuple[tuple[str, str, str], ...]]:
+    """What :meth:`Store._class_statements` reads back once ``parsed`` is stored."""
+    classes = {s.qualname for s in parsed.symbols if s.kind in CLASS_KINDS}
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for r in sorted(
+        (r for r in parsed.references if r.scope in classes and r.kind in ("assign", "alias", "ref")), key=lambda r: r.line
+    ):
+        out.setdefault(r.scope, []).append((r.kind, r.name, r.receiver))
+    return {q: tuple(body) for q, body in out.items() if ("assign", "property") in {(k, t) for k, _n, t in body}}
 
 
 def _stored_methods_of(parsed: ParseResult) -> set[tuple[str, str, str]]:

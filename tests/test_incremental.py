@@ -489,3 +489,28 @@ def test_an_instance_from_a_classmethod_follows_its_decorator(tmp_path: Path) ->
     ]
     callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "run" and e[5] == "typed")
     assert callers == [[("pkg/ref.py", "Ref.norm")], [], [("pkg/ref.py", "Ref.norm")], []], callers
+
+
+def test_a_property_of_another_file_follows_the_accessors_its_statement_names(tmp_path: Path) -> None:
+    # `rule.text = v` and `rule.text` in pkg/use.py run the accessors `text = property(...)` in pkg/rule.py names;
+    # pkg/use.py never changes while the statement gains a setter, swaps them, then goes
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    rule = "class Rule:\n    def _get(self):\n        return 1\n\n    def _set(self, v):\n        self._v = v\n\n{}"
+    (repo / "pkg/rule.py").write_text(rule.format("    text = property(_get)\n"))
+    (repo / "pkg/use.py").write_text(
+        "from pkg.rule import Rule\n\n\ndef run(rule: Rule):\n    rule.text = 2\n    return rule.text\n"
+    )
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/rule.py", rule.format("    text = property(_get, _set)\n")),
+        ("pkg/rule.py", rule.format("    text = property(\n        _set,\n        _get,\n    )\n")),
+        ("pkg/rule.py", rule.format("    other = 1\n")),
+    ]
+    callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "run" and e[5] == "property")
+    assert callers == [
+        [("pkg/rule.py", "Rule._get"), ("pkg/rule.py", "Rule._set")],
+        [("pkg/rule.py", "Rule._get"), ("pkg/rule.py", "Rule._set")],
+        [],
+    ], callers

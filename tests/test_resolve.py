@@ -663,12 +663,39 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
         "    def _set_text(self, t):\n        self._t = t\n\n    text = property(\n        _get_text,\n        _set_text,\n"
         "        doc='the text',\n    )\n    other = property(len)\n\n    def show(self):\n        return self.text\n\n"
         "    def load(self, t):\n        self.text = t\n",
+        # a lambda for the getter (cssutils's `style = property(\n lambda self: self._style,\n _setStyle, doc=...)`):
+        # the one function named is the setter
+        "page.py": "class Page:\n    def _setStyle(self, s):\n        self._style = s\n\n"
+        "    style = property(\n        lambda self: self._style,\n        _setStyle,\n    )\n\n"
+        "    def show(self):\n        return self.style\n\n    def load(self, s):\n        self.style = s\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "page.py::Page.load") == {("page.py", "Page._setStyle", "property")}
+    assert calls(edges, "page.py::Page.show") == set()
     assert calls(edges, "data.py::Dataset.rows") == {("data.py", "Dataset._get_dict", "property")}
     assert calls(edges, "data.py::Dataset.load") == {("data.py", "Dataset._set_dict", "property")}
     assert calls(edges, "media.py::MediaList.show") == {("media.py", "MediaList._get_text", "property")}
     assert calls(edges, "media.py::MediaList.load") == {("media.py", "MediaList._set_text", "property")}
+
+
+def test_a_property_made_by_a_call_runs_its_accessors_on_a_typed_instance_of_another_file(
+    repo: Path, tmp_path: Path
+) -> None:
+    # cssutils's `rule.cssText = v` and `return rule.cssText` on a CSSRule (`cssText = property(_getCssText, ...)`)
+    files = {
+        "rule.py": "class Rule:\n    def _get(self):\n        return 1\n\n    def _set(self, v):\n        self._v = v\n\n"
+        "    text = property(_get, _set)\n",
+        "use.py": "from rule import Rule\n\n\ndef read(rule: Rule):\n    return rule.text\n\n\n"
+        "def write(rule: Rule):\n    rule.text = 1\n\n\ndef made():\n    rule = Rule()\n    rule.text = 2\n    print(rule.text)\n\n\n"
+        "class Sub(Rule):\n    def load(self):\n        self.text = 3\n\n\ndef untyped(rule):\n    rule.text = 4\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    accessors = {("rule.py", "Rule._get", "property"), ("rule.py", "Rule._set", "property")}
+    assert calls(edges, "use.py::read") & accessors == {("rule.py", "Rule._get", "property")}
+    assert calls(edges, "use.py::write") & accessors == {("rule.py", "Rule._set", "property")}
+    assert calls(edges, "use.py::made") & accessors == accessors
+    assert calls(edges, "use.py::Sub.load") & accessors == {("rule.py", "Rule._set", "property")}
+    assert calls(edges, "use.py::untyped") & accessors == set()
 
 
 def test_calling_an_attribute_holding_a_class_object_constructs_it(repo: Path, tmp_path: Path) -> None:

@@ -860,7 +860,8 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
                         ):
                             out.append(("alias", left, value))
     # (assignment left: (attribute object: (identifier) @receiver attribute: (identifier) @name)) @reference.store:
-    # `self.x = v` runs the __set__ of a descriptor the class body makes x (kept for `self` alone, in finalize)
+    # `self.x = v` runs the __set__ of a descriptor the class body makes x, `rule.x = v` a property's setter (kept for
+    # receivers a type may be known for, in finalize)
     if left_kind == "attribute":
         out.extend(_member("store", left))
     # (assignment left: (subscript ...)) @reference.setitem
@@ -1794,8 +1795,8 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver == "self" or _made_by_call(receiver) or _NOUN.fullmatch(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
-        if r.kind == "store" and r.receiver != "self":
-            continue
+        if r.kind == "store" and not (r.receiver.isidentifier() or r.receiver.startswith("self.")):
+            continue  # kept where a type may be known: a property's setter, a descriptor's __set__ runs
         if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
             key = _one_line(r.name)
             if (key in typed or _made_by_call(key)) and key != r.receiver:
