@@ -35,6 +35,8 @@ MODULE_QUALNAME = "<module>"
 MAIN_SCOPE = "__main__"
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
+#: kinds of references that are facts of a scope's variables, not uses (resolve.Resolver.facts)
+FACT_KINDS = ("assign", "alias", "element", "item", "lookup", "getattr", "yields", "unpack")
 #: kinds of symbols that run when called
 FUNCTION_KINDS = frozenset(("function", "method"))
 #: the hooks unittest and pytest run around each test method of a class (found through the test's class), those they

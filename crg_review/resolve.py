@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from .model import (
     CLASS_KINDS,
     CLASS_TEST_HOOKS,
+    FACT_KINDS,
     FUNCTION_TEST_HOOKS,
     MAIN_SCOPE,
     MODULE_QUALNAME,
@@ -440,9 +441,9 @@ class Resolver:
         if file_id not in self._facts:
             out: dict[tuple[int, str], list[Fact]] = {}
             for scope_id, kind, name, receiver in self.conn.execute(
-                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN "
-                "('assign','alias','element','item','lookup','getattr','yields','unpack') ORDER BY id",
-                (file_id,),
+                f"SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ({','.join('?' * len(FACT_KINDS))})"
+                " ORDER BY id",
+                (file_id, *FACT_KINDS),
             ):
                 if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
                     out.setdefault((scope_id, _LOOKUP_FACT), []).append((kind, f"{receiver}.{name}"))
@@ -461,13 +462,14 @@ class Resolver:
             s = self.sym(s.parent_id) if s.parent_id is not None else None
         return chain
 
-    def _facts_of(self, fid: int, scope: Sym, var: str) -> list[tuple[Sym, Fact]]:
+    def _facts_of(self, fid: int, scope: Sym, var: str, *, bases_elsewhere: bool = False) -> list[tuple[Sym, Fact]]:
         """The facts about ``var`` with the scope each was stated in: those of the nearest scope that
         assigns or annotates it; for ``self.x``, those of every method of the enclosing class and the
-        class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any:
-        another file's facts are not read here); for ``return`` (what a function returns), the scope's own."""
+        class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any;
+        ``bases_elsewhere``: of any file, the scope each was stated in tells which: the store names the
+        class when they change, store._class_facts); for ``return`` (what a function returns), the scope's own."""
         facts = self.facts(fid)
-        if not facts:
+        if not facts and not bases_elsewhere:
             return []
         if var.startswith(("self.", "cls.")):
             cls = self.enclosing_class(scope)
@@ -477,10 +479,11 @@ class Resolver:
             out: list[tuple[Sym, Fact]] = []
             for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
                 owner = self.sym(cid)
-                if owner.file_id != fid:
+                if owner.file_id != fid and not bases_elsewhere:
                     continue
-                out = [(m, f) for m in self.children(cid) for f in facts.get((m.id, "self." + attr), [])]
-                out.extend((owner, f) for f in facts.get((cid, attr), []))
+                stated = facts if owner.file_id == fid else self.facts(owner.file_id)
+                out = [(m, f) for m in self.children(cid) for f in stated.get((m.id, "self." + attr), [])]
+                out.extend((owner, f) for f in stated.get((cid, attr), []))
                 if out:
                     break
             return out
@@ -531,7 +534,7 @@ class Resolver:
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
-        found = self._facts_of(fid, scope, var)
+        found = self._facts_of(fid, scope, var, bases_elsewhere=True)
         if not found and (held := self._property_value(fid, scope, var)) is not None:
             return held
         if not found and self._depth <= 4 and var.isidentifier():
@@ -546,14 +549,15 @@ class Resolver:
         self._depth += 1
         try:
             for where, (kind, text) in found:
+                wf = where.file_id  # a base class of another file states it there (_facts_of)
                 if kind == "element":
-                    out.extend(c for c in self._elements(fid, where, text) if c not in out)
+                    out.extend(c for c in self._elements(wf, where, text) if c not in out)
                     continue
                 if kind == "lookup":  # an item of a collection: the classes of the instances added to it
-                    held = self._held_classes(fid, where, text)
+                    held = self._held_classes(wf, where, text)
                     if not held and all(p.isidentifier() for p in text.split(".")):
                         # `Unit["YEARS"]`: a member of an enumeration, an instance of it (humanize's `minutes < years`)
-                        held = [c for c in self._resolve_type_text(fid, where, text) if self._is_enum(c)]
+                        held = [c for c in self._resolve_type_text(wf, where, text) if self._is_enum(c)]
                     out.extend(c for c in held if c not in out)
                     continue
                 if kind in ("item", "unpack"):  # what the collection holds, not what it is; an item of one
@@ -563,7 +567,7 @@ class Resolver:
                     # `regex(...).map` stays typed by its first callee: fluent interfaces return their own class)
                     made = _MADE_ATTRIBUTE.fullmatch(text)
                     if made is not None:
-                        out.extend(c for c in self._made_attribute(fid, where, made[1], made[2]) if c not in out)
+                        out.extend(c for c in self._made_attribute(wf, where, made[1], made[2]) if c not in out)
                     continue
                 # `writer: File | Field | Base64Decoder | None`: each class of a union (python-multipart)
                 for name_text in _type_names(text) if kind == "assign" else [_type_name(text)]:
@@ -573,14 +577,14 @@ class Resolver:
                         cls = self.enclosing_class(where)
                         if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
                             call = self.member(cls.id, "__call__")
-                            out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
+                            out.extend(c for c in (self._returns(call, wf) if call is not None else []) if c not in out)
                         elif cls is not None and cls not in out:
                             out.append(cls)
                         continue
-                    found_here = self._made_by(fid, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
+                    found_here = self._made_by(wf, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
                     if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
                         # self.x = x, where the parameter x is annotated; x = self.y
-                        found_here = self._types_of(fid, where, name_text)
+                        found_here = self._types_of(wf, where, name_text)
                     out.extend(c for c in found_here if c not in out)
         finally:
             self._depth -= 1
@@ -2261,7 +2265,7 @@ class Resolver:
                 if not out and language == "python" and name not in self._self_attributes(fid, cls):
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
-                    out.extend(self._getattr_hook(cls.id, name))
+                    out.extend(self._getattr_hook(cls.id, name, call=kind == "call"))
                 if name == "__getitem__" and language == "python":
                     out.extend(self._missing_hooks(cls))
             if is_super and not out and language == "python" and self._outside_ancestor(cls.id):
@@ -2323,7 +2327,7 @@ class Resolver:
                         bound = self._attribute_class_objects(fid, cls_sym, name)
                         out_typed.extend(bound)
                     if not bound and kind in ("call", "attr"):
-                        out_typed.extend(self._getattr_hook(cls_sym.id, name))
+                        out_typed.extend(self._getattr_hook(cls_sym.id, name, call=kind == "call"))
                 if kind in ("call", "attr"):
                     out_typed.extend(self._typed_dispatch(cls_sym, name))
                 if name == "__getitem__" and language == "python":
@@ -2396,13 +2400,25 @@ class Resolver:
                     by_class.setdefault(owner.id, set()).add(name)
         return by_class.get(cls.id) or frozenset()
 
-    def _getattr_hook(self, class_id: int, name: str) -> list[Target]:
+    def _getattr_hook(self, class_id: int, name: str, *, call: bool = False) -> list[Target]:
         """For a class (or an in-repo base) that lacks ``name``: its ``__getattr__``, which Python calls for an
-        attribute the lookup does not find (``db.insert(...)`` on a ``TinyDB`` that forwards to its table)."""
+        attribute the lookup does not find (``db.insert(...)`` on a ``TinyDB`` that forwards to its table); for a
+        ``call``, also the methods of its own it returns bound (cssutils's error handler: ``log.error(msg)`` runs the
+        ``self.__handle`` its ``__getattr__`` returns)."""
         if name.startswith("__") and name.endswith("__"):
             return []  # Python looks special methods up on the type, never through __getattr__
         hook = self.member(class_id, "__getattr__")
-        return [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)] if hook is not None and hook.kind == "method" else []
+        if hook is None or hook.kind != "method":
+            return []
+        out = [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)]
+        if call and hook.parent_id is not None:
+            # (a change of what __getattr__ returns re-resolves every file: resolve.affected_files)
+            for kind, text in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
+                receiver, _, attr = text.rpartition(".")
+                bound = self.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
+                if bound is not None and bound.kind == "method" and bound != hook:
+                    out.append(Target(bound, "getattr-hook", _GETATTR_CONFIDENCE))
+        return out
 
     def _instance_member(self, class_id: int, name: str, fid: int | None = None) -> Sym | None:
         """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
@@ -3582,7 +3598,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     A superset is fine (more work); a subset would make the incremental index differ from a full one.
     """
     decorated = {n[1:] for n in names if n.startswith("@")}  # store.decorator_marks
-    names = {n for n in names if not n.startswith("@")}
+    stated = {n[1:] for n in names if n.startswith("^")}  # store: classes whose facts changed (Resolver._facts_of)
+    names = {n for n in names if not n.startswith(("@", "^"))}
     if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
         names.add("__ne__")
     if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
@@ -3615,7 +3632,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it
     names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
     existing = {r[0] for r in conn.execute("SELECT id FROM files")}
-    affected = (set(changed_ids) | set(dependents)) & existing
+    affected = (set(changed_ids) | set(dependents) | _subclass_files(conn, changed_ids, stated)) & existing
     affected |= _relative_package_importers(conn, names)
     done: set[str] = set()
     wildcard_files: set[int] = set()
@@ -3669,6 +3686,30 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
                 )
             )
             names.update(n for n, text in facts if done & {text.split(".")[0], text.rpartition(".")[2]})
+
+
+def _subclass_files(conn: sqlite3.Connection, changed_ids: set[int], classes: set[str]) -> set[int]:
+    """The files of the subclasses, at any depth, of the classes of ``changed_ids`` named ``classes``: what
+    ``self.x`` holds there may be stated in those classes (Resolver._facts_of)."""
+    if not classes or not changed_ids:
+        return set()
+    idl = ",".join(str(i) for i in sorted(changed_ids))
+    found = {
+        r[0]
+        for r in conn.execute(
+            f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN ({','.join('?' * len(CLASS_KINDS))})",
+            sorted(CLASS_KINDS),
+        )
+        if r[1] in classes
+    }
+    frontier = set(found)
+    while frontier:
+        ids = ",".join(str(i) for i in sorted(frontier))
+        below = {r[0] for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")}
+        frontier = below - found
+        found |= below
+    ids = ",".join(str(i) for i in sorted(found))
+    return {r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM symbols WHERE id IN ({ids or 'NULL'})")}
 
 
 def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:

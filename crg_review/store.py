@@ -11,7 +11,7 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from .errors import IndexBuildError, LockedError
 from .model import (
     CLASS_KINDS,
+    FACT_KINDS,
     FUNCTION_KINDS,
     MODULE_QUALNAME,
     RETURN_FACT,
@@ -588,6 +589,13 @@ class Store:
         stored = self._stored_methods(fid) ^ stored_now
         stored |= {f for f in stored_now if f[2].partition(".")[2] in names}
         names.update(variable.partition(".")[2] for _scope, variable, _value in stored)
+        # what `self.x` holds in a subclass of another file may be stated in a class here (resolve.Resolver._facts_of):
+        # its subclasses' files are re-resolved when the facts of its body and methods, its methods' signatures or
+        # this file's imports change
+        old_facts, new_facts = self._class_facts(fid), _class_facts_of(parsed)
+        for q in old_facts.keys() | new_facts.keys():
+            if rebound or old_facts.get(q) != new_facts.get(q):
+                names.add("^" + q.rpartition(".")[2])
         # a class body's `text = property(_get, _set)`: other files' `obj.text` runs the accessor it names
         # (resolve.Resolver._descriptor_of), which a change of the body's statements, or of what they name, changes
         old_bodies, new_bodies = self._class_statements(fid), _class_statements_of(parsed)
@@ -686,6 +694,26 @@ class Store:
         ):
             out.setdefault(str(qualname), set()).add((str(kind), str(text)))
         return out
+
+    def _class_facts(self, fid: int) -> dict[str, frozenset[tuple[str, ...]]]:
+        """A stored file's classes: qualname → what ``self.x`` holds may be read from (:func:`_self_facts`)."""
+        kinds = ",".join("?" * len(CLASS_KINDS))
+        classes = [str(r[0]) for r in self.conn.execute(
+            f"SELECT qualname FROM symbols WHERE file_id=? AND kind IN ({kinds})", (fid, *CLASS_KINDS)
+        )]
+        facts = self.conn.execute(
+            "SELECT CASE WHEN s.kind IN (" + kinds + ") THEN s.qualname ELSE c.qualname END, s.qualname, r.kind, r.name,"
+            " r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id LEFT JOIN symbols c ON c.id=s.parent_id"
+            f" WHERE r.file_id=? AND r.kind IN ({','.join('?' * len(FACT_KINDS))})"
+            f" AND (s.kind IN ({kinds}) OR c.kind IN ({kinds}))",
+            (*CLASS_KINDS, fid, *FACT_KINDS, *CLASS_KINDS, *CLASS_KINDS),
+        )
+        signatures = self.conn.execute(
+            "SELECT c.qualname, s.qualname, s.signature FROM symbols s JOIN symbols c ON c.id=s.parent_id"
+            f" WHERE s.file_id=? AND c.kind IN ({kinds})",
+            (fid, *CLASS_KINDS),
+        )
+        return _self_facts(classes, [tuple(map(str, r)) for r in facts], [tuple(map(str, r)) for r in signatures])
 
     def _class_statements(self, fid: int) -> dict[str, tuple[tuple[str, str, str], ...]]:
         """A stored file's class bodies that make a ``property(...)``: class qualname → the body's assignments,
@@ -975,6 +1003,38 @@ def decorator_marks(decorators: Iterable[str]) -> set[str]:
 def escape_like(text: str) -> str:
     """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _class_facts_of(parsed: ParseResult) -> dict[str, frozenset[tuple[str, ...]]]:
+    """What :meth:`Store._class_facts` reads back once ``parsed`` is stored."""
+    kinds = {s.qualname: s.kind for s in parsed.symbols}
+    parents = {s.qualname: s.parent for s in parsed.symbols}
+
+    def owner(scope: str) -> str | None:
+        if kinds.get(scope) in CLASS_KINDS:
+            return scope
+        parent = parents.get(scope)
+        return parent if parent is not None and kinds.get(parent) in CLASS_KINDS else None
+
+    facts = [(q, r.scope, r.kind, r.name, r.receiver) for r in parsed.references if r.kind in FACT_KINDS and (q := owner(r.scope))]
+    signatures = [(s.parent, s.qualname, s.signature) for s in parsed.symbols if s.parent and kinds.get(s.parent) in CLASS_KINDS]
+    return _self_facts([q for q, kind in kinds.items() if kind in CLASS_KINDS], facts, signatures)
+
+
+def _self_facts(
+    classes: Sequence[str], facts: Sequence[tuple[str, ...]], signatures: Sequence[tuple[str, ...]]
+) -> dict[str, frozenset[tuple[str, ...]]]:
+    """Per class, what ``self.x`` holds is read from (resolve.Resolver._types_of): the facts of its body, those of
+    ``self.x`` and ``cls.x`` in its methods, those of the variables a method gives them (``self.x = x``), and its
+    methods' signatures (a parameter's annotation). ``facts``: (class, scope, kind, name, text) rows."""
+    out: dict[str, set[tuple[str, ...]]] = {q: set() for q in classes}
+    given = {(scope, text) for q, scope, _kind, name, text in facts if name.startswith(("self.", "cls."))}
+    for q, scope, kind, name, text in facts:
+        if scope == q or name.startswith(("self.", "cls.")) or (scope, name) in given:
+            out[q].add((scope, kind, name, text))
+    for q, scope, signature in signatures:
+        out[q].add((scope, signature))
+    return {q: frozenset(found) for q, found in out.items()}
 
 
 def _class_statements_of(parsed: ParseResult) -> dict[str, tuple[tuple[str, str, str], ...]]:

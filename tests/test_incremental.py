@@ -464,10 +464,11 @@ def test_a_call_through_getattr_follows_the_class_gaining_and_losing_it(tmp_path
         ("pkg/db.py", db),  # __getattr__ goes
     ]
     callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "run" and e[4] == "call")
+    # (the hook returns the bound method `self.table`, which the call runs)
     assert callers == [
-        [("pkg/db.py", "DB.__getattr__"), ("pkg/make.py", "make")],
+        [("pkg/db.py", "DB.__getattr__"), ("pkg/db.py", "DB.table"), ("pkg/make.py", "make")],
         [("pkg/db.py", "DB.insert"), ("pkg/make.py", "make")],
-        [("pkg/db.py", "DB.__getattr__"), ("pkg/make.py", "make")],
+        [("pkg/db.py", "DB.__getattr__"), ("pkg/db.py", "DB.table"), ("pkg/make.py", "make")],
         [("pkg/make.py", "make")],
     ], callers
 
@@ -514,3 +515,30 @@ def test_a_property_of_another_file_follows_the_accessors_its_statement_names(tm
         [("pkg/rule.py", "Rule._get"), ("pkg/rule.py", "Rule._set")],
         [],
     ], callers
+
+
+def test_an_attribute_a_base_class_of_another_file_states_follows_its_statements(tmp_path: Path) -> None:
+    # `self.session.get()` in pkg/view.py and pkg/deep.py (subclasses of pkg/base.py's Base, at two depths) runs the
+    # get of the class Base's __init__ stores in self.session; those two files never change
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    (repo / "pkg/http.py").write_text(
+        "class Session:\n    def get(self):\n        return 1\n\n\nclass Other:\n    def get(self):\n        return 2\n"
+    )
+    base = "from pkg.http import Session, Other\n\n\nclass Base:\n    def __init__(self):\n        {}\n"
+    (repo / "pkg/base.py").write_text(base.format("self.session = Session()"))
+    (repo / "pkg/view.py").write_text(
+        "from pkg.base import Base\n\n\nclass View(Base):\n    def run(self):\n        return self.session.get()\n"
+    )
+    (repo / "pkg/deep.py").write_text(
+        "from pkg.view import View\n\n\nclass Deep(View):\n    def run(self):\n        return self.session.get()\n"
+    )
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/base.py", base.format("self.session = Other()")),
+        ("pkg/base.py", base.format("self.other = Other()")),
+        ("pkg/base.py", base.format("self.session = Session()").replace("Session, Other", "Other as Session")),
+    ]
+    callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "View.run" and e[4] == "call" and e[5] == "typed")
+    assert callers == [[("pkg/http.py", "Other.get")], [], [("pkg/http.py", "Other.get")]], callers

@@ -2636,7 +2636,7 @@ def test_a_name_assigned_several_functions_or_a_partial_calls_each(repo: Path, t
     assert found == {"basic_row", "multiline_row", "pad_left", "pad_right"}  # functools.partial is no definition
 
 
-def test_an_attribute_a_base_class_of_the_same_file_types_is_typed_in_its_subclasses(repo: Path, tmp_path: Path) -> None:
+def test_an_attribute_a_base_class_types_is_typed_in_its_subclasses(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/nodes.py": (
             "class Expr:\n    def as_const(self):\n        return 1\n\n\n"
@@ -2649,12 +2649,13 @@ def test_an_attribute_a_base_class_of_the_same_file_types_is_typed_in_its_subcla
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     found = calls(edges, "pkg/nodes.py::And.as_const")
     assert {("pkg/nodes.py", "Expr.as_const", "typed"), ("pkg/nodes.py", "Stream.expect", "typed")} <= found
-    # another file's class body is not read from here (editing it would not re-resolve this file)
-    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/more.py::Or.as_const")
-    # the base's annotation changes: the subclass's call follows
+    # and in a subclass of another file (the store names the base when its facts change, so that file follows)
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") in calls(edges, "pkg/more.py::Or.as_const")
+    # the base's annotation changes: the subclasses' calls follow
     changed = files["pkg/nodes.py"].replace("    left: Expr\n", "    left: Stream\n")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/nodes.py": changed})
     assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/nodes.py::And.as_const")
+    assert ("pkg/nodes.py", "Expr.as_const", "typed") not in calls(edges, "pkg/more.py::Or.as_const")
 
 
 DECORATORS = {
@@ -3516,6 +3517,29 @@ def test_a_member_a_class_neither_defines_nor_sets_on_self_runs_its_own_getattr(
     sets = gen.replace("        self.write = write\n", "        self.write = write\n        self.get_pp = write\n")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": sets})
     assert not {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
+
+
+def test_a_call_through_getattr_runs_the_bound_method_it_returns(repo: Path, tmp_path: Path) -> None:
+    # cssutils's error handler: `self._log.error(msg)` (a class attribute `_log = ErrorHandler()` of a base class in
+    # another file) runs `__getattr__`, which returns `self.__handle`, which the call runs
+    files = {
+        "pkg/errors.py": (
+            "class _Handler:\n    def __getattr__(self, name):\n        self._name = name\n        return self.__handle\n\n"
+            "    def __handle(self, msg):\n        return msg\n\n    def other(self):\n        return 1\n\n\n"
+            "class Handler(_Handler):\n    pass\n"
+        ),
+        "pkg/base.py": "from pkg.errors import Handler\n\n\nclass Base:\n    _log = Handler()\n",
+        "pkg/rule.py": (
+            "from pkg.base import Base\n\n\nclass Rule(Base):\n    def parse(self):\n        self._log.error('bad')\n\n"
+            "    def level(self):\n        return self._log.level\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    hooked = {(e[1], e[3]) for e in edges if e[5] == "getattr-hook"}
+    # a read of an attribute runs the hook alone
+    assert hooked == {
+        ("Rule.parse", "_Handler.__getattr__"), ("Rule.parse", "_Handler.__handle"), ("Rule.level", "_Handler.__getattr__")
+    }, hooked
 
 
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
