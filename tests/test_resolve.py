@@ -2616,6 +2616,24 @@ def test_a_function_given_to_a_standard_one_that_calls_it_is_called(repo: Path, 
     assert set(stats["unresolved_by_reason"]) <= {"builtin", "external"}  # type: ignore[call-overload]
 
 
+def test_a_function_given_as_a_regular_expression_replacement_is_called(repo: Path, tmp_path: Path) -> None:
+    # w3lib's `_ent_re.sub(convert_entity, text)`, webob's `_rx_unquote.sub(_ch_unquote, v)`, `re.sub(p, repl, s)`
+    files = {
+        "pkg/text.py": (
+            "import re\n\n_RE = re.compile('a')\n\n\n"
+            "def upper(m):\n    return m.group(0).upper()\n\n\n"
+            "def lower(m):\n    return m.group(0).lower()\n\n\n"
+            "class Vector:\n    def sub(self, other):\n        return self\n\n\n"
+            "def shout(text):\n    def nested(m):\n        return '!'\n\n"
+            "    return _RE.sub(upper, text), re.sub('b', lower, text), _RE.subn(nested, text)\n\n\n"
+            "def arithmetic(v):\n    return v.sub(Vector()), v.sub(upper.__name__)\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {d[1] for d in calls(edges, "pkg/text.py::shout")} == {"upper", "lower", "shout.nested"}
+    assert {d[1] for d in calls(edges, "pkg/text.py::arithmetic")} == {"Vector", "Vector.sub"}
+
+
 def test_a_name_assigned_several_functions_or_a_partial_calls_each(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/rows.py": (

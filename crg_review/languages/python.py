@@ -648,6 +648,10 @@ _CALLBACK_ARGUMENTS: dict[bytes, tuple[int | None, bytes]] = {
 }
 #: functions of the standard library whose first argument is called when what they return is
 _CALLABLE_WRAPPERS = frozenset((b"partial", b"cmp_to_key"))
+#: methods of a compiled regular expression (and functions of the modules :data:`_REGEX_MODULES`) that call a
+#: function given as the replacement for each match
+_SUBSTITUTIONS = frozenset((b"sub", b"subn"))
+_REGEX_MODULES = frozenset((b"re", b"regex"))
 #: methods of a mapping that look their first argument up as a key
 _KEYED_METHODS = frozenset((b"get", b"pop", b"setdefault"))
 #: where those functions are named with a receiver (``functools.reduce``; ``xs.sort`` on any list)
@@ -663,6 +667,12 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
     (attribute)] @name)) @reference.callback``, and the same for the keyword argument."""
     called = _last_name(function, source)
     spec = _CALLBACK_ARGUMENTS.get(called)
+    owner = function.child_by_field_name("object") if function.type == "attribute" else None
+    if called in _SUBSTITUTIONS and owner is not None:
+        # `PATTERN.sub(repl, text)`, `re.sub(pattern, repl, text)`: a function given as the replacement runs per match
+        # (given by name only: `v.sub(Vector(1, 2))` is arithmetic)
+        position = 1 if source[owner.start_byte : owner.end_byte] in _REGEX_MODULES else 0
+        return [item for item in _given_callback(args, position, b"repl", source) if item[0] == "callback"]
     if spec is None:
         return []
     modules = _QUALIFIED_CALLBACKS.get(called)
@@ -672,7 +682,11 @@ def _callbacks(function: Any, args: Any, source: bytes) -> list[Item]:
             return []
     elif modules is not None:  # a bare `register(f)`: the program's own function
         return []
-    position, keyword = spec
+    return _given_callback(args, *spec, source)
+
+
+def _given_callback(args: Any, position: int | None, keyword: bytes, source: bytes) -> list[Item]:
+    """The function given to a callback-taking call at ``position`` or as ``keyword`` (see :func:`_callbacks`)."""
     given = _named_child(args, position) if position is not None else None
     if given is not None and given.type == "keyword_argument":
         given = None
