@@ -170,6 +170,9 @@ _SETUPS = frozenset((*CLASS_TEST_HOOKS, *MODULE_TEST_HOOKS, *FUNCTION_TEST_HOOKS
 #: the file name patterns a Sybil collector is given (``pattern="*.rst"``, ``patterns=["*.md", "*.py"]``)
 _SYBIL_PATTERN = re.compile(r"\bpatterns?\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
 _QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
+#: the languages of a Markdown code block that Sybil's Python parsers run (none given: a block of any language)
+_PYTHON_BLOCK_TAGS = frozenset(("python", "py", "python3", "pycon", ""))
+_RST_CODE_BLOCK = re.compile(r"\s*\.\. (?:code-block|code|sourcecode)::\s*(?:python3?|py|pycon)\s*$")
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not
@@ -2721,15 +2724,25 @@ def add_doctests(
     # a repository without pytest settings (django) is not searched for pytest's default `test*.txt` doctests:
     # listing its tree costs 10-30 ms a review, for files that are data there
     texts = graph.files.find_tracked(doctest_text, settings.testpaths or ("",)) if graph.files and settings.configured else []
+    examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
     # and the text files a conftest.py collects through Sybil, below its folder (parsel's docs/conftest.py:
-    # `pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern="*.rst").pytest()`)
+    # `pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern="*.rst").pytest()`), whose code blocks are
+    # examples too (tldextract's `Sybil(parsers=[PythonCodeBlockParser()], patterns=["README.md"])`)
     for folder, pattern in graph.sybil_patterns():
         if graph.files is not None:
-            texts += graph.files.find_tracked(partial(_matches_pattern, pattern), (folder,))
-    examples = {path: _example_words(graph.files.read_tracked(path) if graph.files is not None else None) for path in texts}
+            for path in graph.files.find_tracked(partial(_matches_pattern, pattern), (folder,)):
+                examples[path] = _example_words(graph.files.read_tracked(path), code_blocks=True)
     if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
-    _add_naming_files(hits, reached_names(), examples, "doctest")
+    names = reached_names()
+    # an example importing a module whose import runs a change runs it (tldextract's `TLD_EXTRACTOR = TLDExtract()`)
+    for module in graph.nodes(executed).values():
+        imported = graph.import_name(module.path) if module.id in reached and module.kind == "module" else None
+        depth, _, bits = reached.get(module.id, (0, "", 0))
+        for name in [imported.rpartition(".")[2]] if imported else []:
+            if name not in names or names[name][0] > depth:
+                names = {**names, name: (depth, bits)}
+    _add_naming_files(hits, names, examples, "doctest")
 
 
 def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
@@ -2833,15 +2846,32 @@ def _file_test(path: str) -> Node:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _example_words(data: bytes | None) -> set[str]:
-    """The identifiers of the doctest examples of a text (lines starting ``>>>`` or ``...``)."""
+def _example_words(data: bytes | None, *, code_blocks: bool = False) -> set[str]:
+    """The identifiers of the doctest examples of a text (lines starting ``>>>`` or ``...``); with ``code_blocks``,
+    of its Python code blocks too (Markdown's fenced blocks, reStructuredText's ``.. code-block:: python``)."""
     if not data:
         return set()
     words: set[str] = set()
+    fence, python = "", False  # the fence of the Markdown code block the line is in, and whether it is Python's
+    indent = -1  # the indent of the reStructuredText code-block directive the lines below belong to
     for line in data.decode("utf-8", "replace").splitlines():
         code = line.lstrip()
         if code.startswith((">>>", "...")):
             words.update(_WORD.findall(code[3:]))
+        if not code_blocks:
+            continue
+        if fence:
+            if code.startswith(fence):
+                fence = ""
+            elif python:
+                words.update(_WORD.findall(code))
+        elif code.startswith(("```", "~~~")):
+            fence, python = code[:3], code.lstrip("`~").strip().lower() in _PYTHON_BLOCK_TAGS
+        elif indent >= 0 and (not code or len(line) - len(code) > indent):
+            words.update(_WORD.findall(code))
+        else:
+            directive = _RST_CODE_BLOCK.match(line)
+            indent = len(line) - len(line.lstrip()) if directive is not None else -1
     return words
 
 

@@ -499,6 +499,32 @@ def test_the_text_files_a_conftest_collects_with_sybil_are_doctests_below_its_fo
     assert selected(review(capsys, repo)) == {"docs/usage.rst": (1, "doctest")}
 
 
+def test_the_python_code_blocks_of_a_sybil_collected_file_are_its_examples(tmp_path: Path, capsys: Any) -> None:
+    # tldextract's conftest.py: `Sybil(parsers=[PythonCodeBlockParser()], patterns=["README.md"])`; its README's
+    # `import tldextract` runs the package, whose `TLD_EXTRACTOR = TLDExtract()` runs at import
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "calc/__init__.py", "from calc.core import add, CACHE\n")
+    write(repo, "calc/core.py", "def add(a, b):\n    return a + b\n\n\ndef load():\n    return {}\n\n\nCACHE = load()\n")
+    write(repo, "calc/other.py", "def sub(a, b):\n    return a - b\n")
+    write(
+        repo,
+        "conftest.py",
+        "from sybil import Sybil\nfrom sybil.parsers.markdown import PythonCodeBlockParser\n\n"
+        "pytest_collect_file = Sybil(parsers=[PythonCodeBlockParser()], patterns=['README.md', '*.rst']).pytest()\n",
+    )
+    write(repo, "README.md", "# calc\n\n```python\nimport calc\ncalc.add(1, 2)\n```\n\n```bash\nsub\n```\n")
+    write(repo, "docs/other.rst", "Other\n\n.. code-block:: python\n\n    from calc.other import sub\n\nadd\n")
+    commit(repo, "sybil readme")
+    edit(repo, "calc/core.py", "return a + b", "return b + a")  # named in the README's code block
+    assert selected(review(capsys, repo)) == {"README.md": (1, "doctest")}
+    commit(repo, "add")
+    edit(repo, "calc/core.py", "return {}", "return {1: 2}")  # runs when the README's `import calc` runs
+    assert "README.md" in selected(review(capsys, repo))
+    commit(repo, "load")
+    edit(repo, "calc/other.py", "return a - b", "return -b + a")  # named in the rst's code block only
+    assert selected(review(capsys, repo)) == {"docs/other.rst": (1, "doctest")}
+
+
 def test_the_doctest_of_a_repeated_definition_runs_under_its_name(tmp_path: Path, capsys: Any) -> None:
     # overload stubs first: the parser numbers the implementation `OSet.index#3`, pytest names it `OSet.index`
     # (and a package's `__init__.py` by the package)
