@@ -285,6 +285,7 @@ class Resolver:
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._stored_calls: dict[int, list[Sym]] = {}
+        self._forwarded: dict[int, list[str]] = {}  # __getattr__ → the attributes of self it forwards to (_delegated)
         self._iterated: dict[tuple[int, int, str], list[Sym]] = {}  # _iterated_classes asked at depth 0
         self._class_callables: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
@@ -872,6 +873,16 @@ class Resolver:
         if not out and not receiver and callee.isidentifier():
             # `adapter = cls(item)` of a loop variable over a table of classes (`for cls in ADAPTER_CLASSES`)
             out = [c for c in self._iterated_classes(fid, scope, callee) if not self._is_protocol(c)]
+        if not out and not receiver and callee.isidentifier() and self._depth <= 4 and self._facts_of(fid, scope, callee):
+            # `ext = tld_extract(url)` of a variable holding an instance (`tld_extract = TLDExtract()`): what its
+            # class's __call__ returns
+            self._depth += 1
+            try:
+                for cls in self._types_of(fid, scope, callee):
+                    call = self._instance_member(cls.id, "__call__") if cls.kind == "class" else None
+                    out.extend(c for c in (self._returns(call, fid) if call is not None else []) if c not in out)
+            finally:
+                self._depth -= 1
         if not out and receiver == "self" and "." not in name and self._bound_in_class_body(fid, scope, callee):
             # `self.set_class()` where the class body says `set_class = OrderedSet` and no method sets it (marshmallow's
             # Schema); boolean.py's `self.Symbol = symbol_class or Symbol` in __init__ may hold what a caller gives
@@ -2266,8 +2277,11 @@ class Resolver:
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
                     out.extend(self._getattr_hook(cls.id, name, call=kind == "call"))
+                    out.extend(self._delegated(cls, name, kind))
                 if name == "__getitem__" and language == "python":
                     out.extend(self._missing_hooks(cls))
+            elif not is_super and kind == "ref" and m is None and language == "python" and name not in self._self_attributes(fid, cls):
+                out.extend(self._delegated(cls, name, kind))  # `register(self.add_token)`: the delegate's bound method
             if is_super and not out and language == "python" and self._outside_ancestor(cls.id):
                 # `super().formatMessage(record)` in a class deriving from `logging.Formatter`: that base's method,
                 # nothing of the index (a name match found the method itself)
@@ -2418,6 +2432,38 @@ class Resolver:
                 bound = self.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
                 if bound is not None and bound.kind == "method" and bound != hook:
                     out.append(Target(bound, "getattr-hook", _GETATTR_CONFIDENCE))
+        return out
+
+    def _delegated(self, cls: Sym, name: str, kind: str) -> list[Target]:
+        """``self.name`` where the class lacks ``name`` and its ``__getattr__`` forwards to an attribute, ``return
+        getattr(self.proxy_target, attr)``: the member of the classes that attribute holds (oauthlib's OpenID grants
+        over their OAuth 2 grant). A read (``attr``) runs a property only. Only on ``self``: what the attribute holds is
+        read from the instance's class and its bases, whose files' changes re-resolve this one (store._class_facts)."""
+        hook = self.member(cls.id, "__getattr__")
+        if hook is None or hook.kind != "method" or hook.parent_id is None or self._depth > 4:
+            return []
+        if ("assign", "getattr") not in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
+            return []
+        forwarded = self._forwarded.get(hook.id)
+        if forwarded is None:
+            lines = {r[0] for r in self.conn.execute(
+                "SELECT line FROM refs WHERE scope_id=? AND kind='call' AND name='getattr' AND receiver=''", (hook.id,)
+            )}
+            forwarded = self._forwarded[hook.id] = sorted({
+                str(r[0]) for r in self.conn.execute(
+                    "SELECT name, line FROM refs WHERE scope_id=? AND kind='ref' AND receiver='self'", (hook.id,)
+                ) if r[1] in lines
+            })
+        out: list[Target] = []
+        self._depth += 1
+        try:
+            for attr in forwarded:
+                for held in self._types_of(cls.file_id, cls, f"self.{attr}"):
+                    m = self._instance_member(held.id, name) if held.kind == "class" else None
+                    if m is not None and (kind != "attr" or _is_property(m)) and m not in [t.sym for t in out]:
+                        out.append(Target(m, "getattr-hook", 0.9))
+        finally:
+            self._depth -= 1
         return out
 
     def _instance_member(self, class_id: int, name: str, fid: int | None = None) -> Sym | None:

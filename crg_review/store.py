@@ -596,6 +596,10 @@ class Store:
         for q in old_facts.keys() | new_facts.keys():
             if rebound or old_facts.get(q) != new_facts.get(q):
                 names.add("^" + q.rpartition(".")[2])
+        # what a `__getattr__` forwards to (`return getattr(self.proxy_target, attr)`, resolve.Resolver._delegated): as
+        # when one comes or goes, every file is re-resolved (resolve.affected_files)
+        if self._hook_refs(fid) != _hook_refs_of(parsed):
+            names.add("__getattr__")
         # a class body's `text = property(_get, _set)`: other files' `obj.text` runs the accessor it names
         # (resolve.Resolver._descriptor_of), which a change of the body's statements, or of what they name, changes
         old_bodies, new_bodies = self._class_statements(fid), _class_statements_of(parsed)
@@ -694,6 +698,18 @@ class Store:
         ):
             out.setdefault(str(qualname), set()).add((str(kind), str(text)))
         return out
+
+    def _hook_refs(self, fid: int) -> set[tuple[str, str, str, str, int]]:
+        """A stored file's references in its ``__getattr__`` methods: (method qualname, kind, name, receiver, line from
+        the method's first)."""
+        return {
+            (str(q), str(kind), str(name), str(receiver), int(line) - int(start))
+            for q, kind, name, receiver, line, start in self.conn.execute(
+                "SELECT s.qualname, r.kind, r.name, r.receiver, r.line, s.start_line FROM refs r"
+                " JOIN symbols s ON s.id=r.scope_id WHERE r.file_id=? AND s.name='__getattr__'",
+                (fid,),
+            )
+        }
 
     def _class_facts(self, fid: int) -> dict[str, frozenset[tuple[str, ...]]]:
         """A stored file's classes: qualname → what ``self.x`` holds may be read from (:func:`_self_facts`)."""
@@ -1003,6 +1019,12 @@ def decorator_marks(decorators: Iterable[str]) -> set[str]:
 def escape_like(text: str) -> str:
     """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and backslashes match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _hook_refs_of(parsed: ParseResult) -> set[tuple[str, str, str, str, int]]:
+    """What :meth:`Store._hook_refs` reads back once ``parsed`` is stored."""
+    starts = {s.qualname: s.start_line for s in parsed.symbols if s.name == "__getattr__"}
+    return {(r.scope, r.kind, r.name, r.receiver, r.line - starts[r.scope]) for r in parsed.references if r.scope in starts}
 
 
 def _class_facts_of(parsed: ParseResult) -> dict[str, frozenset[tuple[str, ...]]]:

@@ -3560,6 +3560,57 @@ def test_a_call_through_getattr_runs_the_bound_method_it_returns(repo: Path, tmp
     }, hooked
 
 
+def test_a_member_a_class_lacks_is_the_one_of_the_attribute_its_getattr_forwards_to(repo: Path, tmp_path: Path) -> None:
+    # oauthlib's OpenID grants: `GrantTypeBase.__getattr__` returns `getattr(self.proxy_target, attr)`, and
+    # `HybridGrant.__init__` sets `self.proxy_target = OAuth2AuthorizationCodeGrant(...)` and registers `self.add_token`
+    files = {
+        "pkg/oauth2.py": (
+            "class CodeGrant:\n    def add_token(self, token):\n        return token\n\n"
+            "    @property\n    def scopes(self):\n        return []\n"
+        ),
+        "pkg/base.py": "class GrantTypeBase:\n    def __getattr__(self, attr):\n        return getattr(self.proxy_target, attr)\n",
+        "pkg/hybrid.py": (
+            "from pkg.base import GrantTypeBase\nfrom pkg.oauth2 import CodeGrant\n\n\n"
+            "class HybridGrant(GrantTypeBase):\n    def __init__(self):\n        self.proxy_target = CodeGrant()\n"
+            "        self.modifiers = [self.add_token]\n\n"
+            "    def run(self):\n        return self.add_token(1), self.scopes, self.missing()\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    delegated = {(e[1], e[3], e[4]) for e in edges if e[5] == "getattr-hook" and e[2] == "pkg/oauth2.py"}
+    assert delegated == {
+        ("HybridGrant.__init__", "CodeGrant.add_token", "ref"),
+        ("HybridGrant.run", "CodeGrant.add_token", "call"),
+        ("HybridGrant.run", "CodeGrant.scopes", "call"),
+    }, delegated
+    # the hook forwards elsewhere: the index follows (every file is re-resolved, as when a hook comes or goes)
+    changed = files["pkg/base.py"].replace("getattr(self.proxy_target, attr)", "getattr(self.other, attr)")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": changed})
+    assert not {e for e in edges if e[5] == "getattr-hook" and e[2] == "pkg/oauth2.py"}
+
+
+def test_a_getattr_name_taken_from_a_literal_of_names_is_each_of_them(repo: Path, tmp_path: Path) -> None:
+    # tldextract's cli: `properties = ("fqdn", "ipv4", ...)`, `{prop: getattr(ext, prop) for prop in properties}`, where
+    # `ext = tld_extract(url)` is what the `__call__` of `tld_extract = TLDExtract()` returns
+    files = {
+        "pkg/res.py": (
+            "class Result:\n    @property\n    def fqdn(self):\n        return 1\n\n"
+            "    @property\n    def ipv4(self):\n        return 2\n\n    def show(self):\n        return 3\n\n\n"
+            "class Extract:\n    def __call__(self, url) -> Result:\n        return Result()\n"
+        ),
+        "pkg/cli.py": (
+            "from pkg.res import Extract, Result\n\n\ndef main():\n    extract = Extract()\n    ext = extract('a.b')\n"
+            "    properties = ('fqdn', 'ipv4')\n"
+            "    return {prop: getattr(ext, prop) for prop in properties}\n\n\n"
+            "def each(ext: Result):\n    for name in ['show']:\n        getattr(ext, name)()\n\n\n"
+            "def other(ext: Result, names):\n    return [getattr(ext, n) for n in names]\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    looked_up = {(e[1], e[3], e[4]) for e in edges if e[0] == "pkg/cli.py" and e[3].startswith("Result.")}
+    assert looked_up == {("main", "Result.fqdn", "ref"), ("main", "Result.ipv4", "ref"), ("each", "Result.show", "call")}
+
+
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/ref.py": (

@@ -774,6 +774,8 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
         or (function is not None and function.type == "attribute" and _field_type(function, "object") == "string")
     ):
         out.append(("namestr", left, right))
+    if left_kind == "identifier" and _strings_literal(right):
+        out.append(("strings", left, right))  # `properties = ("fqdn", "ipv4")`: names a loop may give getattr
     if left_kind in _NAMES and right_kind == "call":
         # `ADAPTER_CLASSES = deque([DictAdapter, ...])`: the collection holds the items of the literal it is made from
         right = _collection_literal(right)
@@ -1115,6 +1117,16 @@ def _with_item(node: Any) -> list[Item]:
     return out
 
 
+def _strings_literal(node: Any) -> bool:
+    """Whether a node is a tuple, list or set literal of plain strings (``("fqdn", "ipv4")``)."""
+    if node is None or node.type not in ("tuple", "list", "set", "parenthesized_expression"):
+        return False
+    items = node.named_children
+    return bool(items) and all(
+        item.type == "string" and not any(c.type == "interpolation" for c in item.named_children) for item in items
+    )
+
+
 def _for(node: Any) -> list[Item]:
     # (for_statement left: (identifier) @name right: [(call function: [(identifier) (attribute)] @receiver)
     #   (identifier) @receiver (attribute) @receiver]) @reference.element, and the same in for_in_clause
@@ -1122,6 +1134,9 @@ def _for(node: Any) -> list[Item]:
     out: list[Item] = []
     left = node.child_by_field_name("left")
     for right in node.children_by_field_name("right"):  # several in a comprehension's `for x in a, b`
+        if left is not None and left.type == "identifier" and _strings_literal(right):
+            out.append(("strings", left, right))  # `for name in ("fqdn", "ipv4")`: x takes each (a getattr's name)
+            continue
         sliced = _sliced(right)
         if sliced is not None and left is not None and left.type == "identifier":
             out.append(("element", left, sliced))  # `for rule in rules[:-1]`: an element of a slice is one of rules
@@ -1707,6 +1722,12 @@ def finalize(result: ParseResult) -> None:
     for r in result.references:
         if r.kind in ("assign", "namestr", "lookup", "unpack") and "." not in r.name:
             locals_by_scope.setdefault(r.scope, set()).add(r.name)
+    # the literal names a variable takes (`for name in ("fqdn", "ipv4")`, or a loop over a local tuple of them)
+    strings = {(r.scope, r.name): _STRING_ITEM.findall(r.receiver) for r in result.references if r.kind == "strings"}
+    for r in result.references:
+        if r.kind == "element" and (r.scope, r.receiver) in strings:
+            strings.setdefault((r.scope, r.name), strings[(r.scope, r.receiver)])
+    result.references = [r for r in result.references if r.kind != "strings"]
     result.references = _positions(result.references)
     _class_body_aliases(result)
     # `self(...)` runs the class's __call__ (a reference named after it: a class gaining one re-resolves the file);
@@ -1763,12 +1784,16 @@ def finalize(result: ParseResult) -> None:
                 # `getattr(self, node_type)` with a name made elsewhere (pyflakes's handlers, one per AST node
                 # type): any member of the object, each a guess among many (resolve scales the confidence)
                 looked_up, case = ("", False), ""
+            is_called = r.kind == "getattrcall" or r.scope in called_lookups
+            receiver = _one_line(r.receiver)
+            if looked_up is None and len(strings.get((r.scope, r.name), ())) <= _NAMES_LOOKED_UP:
+                # `{p: getattr(ext, p) for p in ("fqdn", "ipv4")}`: each name (tldextract's cli)
+                for name in strings.get((r.scope, r.name), ()):
+                    refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
             if looked_up is not None:
                 name, exact = looked_up
                 if case:
                     name = getattr(name, case)()
-                is_called = r.kind == "getattrcall" or r.scope in called_lookups
-                receiver = _one_line(r.receiver)
                 if exact:  # getattr(obj, "name"): obj.name, read or called
                     refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
                 else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
@@ -1930,6 +1955,12 @@ def _case_changed(text: str) -> tuple[str, str]:
     if m is None:
         return text, ""
     return m.group(1), "upper" if m.group(2) == "upper" else "lower"
+
+
+#: a plain string of a literal of them that names an attribute (``"fqdn"`` in ``("fqdn", "ipv4")``)
+_STRING_ITEM = re.compile(r"""(?<![\w])[rRuU]?["']([A-Za-z_]\w*)["']""")
+#: at most this many names of a literal are followed as getattr's (a longer one is data, not a list of members)
+_NAMES_LOOKED_UP = 32
 
 
 def _looked_up_name(text: str) -> tuple[str, bool] | None:
