@@ -3611,6 +3611,20 @@ def test_a_getattr_name_taken_from_a_literal_of_names_is_each_of_them(repo: Path
     assert looked_up == {("main", "Result.fqdn", "ref"), ("main", "Result.ipv4", "ref"), ("each", "Result.show", "call")}
 
 
+def test_a_typed_call_is_no_less_likely_than_an_untyped_one_among_a_family(repo: Path, tmp_path: Path) -> None:
+    # parso's `node.get_defined_names()` on a `BaseNode` (ten overrides): as likely as a name match over one class family
+    subclasses = "".join(f"class N{i}(Base):\n    def names(self):\n        return {i}\n\n\n" for i in range(8))
+    files = {
+        "pkg/nodes.py": "class Base:\n    pass\n\n\n" + subclasses
+        + "def typed(node: Base):\n    return node.names()\n\n\ndef untyped(node):\n    return node.names()\n",
+    }
+    _, rows, _ = index(repo, files, tmp_path / "i.db")
+    typed = {(e[3], e[5], e[6]) for e in rows if e[1] == "typed" and e[4] == "call"}
+    untyped = {(e[3], e[5], e[6]) for e in rows if e[1] == "untyped" and e[4] == "call"}
+    assert len(typed) == len(untyped) == 8
+    assert {c for _, r, c in typed if r == "dispatch"} == {c for _, r, c in untyped if r == "name-match"} == {0.3}
+
+
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/ref.py": (
