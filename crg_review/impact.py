@@ -1561,6 +1561,19 @@ class Graph:
             tests = self._collected[file_id] = tuple(sorted((r[0], r[1]) for r in rows))
         return tests
 
+    def guarded_names(self, file_ids: Iterable[int]) -> set[tuple[int, str]]:
+        """(file id, name) of the definitions the files make in a module-level block (the parser's ``guarded``
+        references: impact.name_guarded_tests)."""
+        out: set[tuple[int, str]] = set()
+        for chunk in _chunks(sorted(file_ids)):
+            out.update(
+                (int(r[0]), str(r[1]))
+                for r in self.conn.execute(
+                    f"SELECT file_id, name FROM refs WHERE kind = 'guarded' AND file_id IN ({_in(chunk)})", chunk
+                )
+            )
+        return out
+
     def sybil_patterns(self) -> list[tuple[str, str]]:
         """(folder, file name pattern) of each conftest.py that makes the examples of text files tests with Sybil
         (``Sybil(..., pattern="*.rst")`` or ``patterns=[...]``): the files of that name below its folder."""
@@ -2623,6 +2636,18 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
                 todo.append(hits[f"{path}::{qualname}"])
 
 
+def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
+    """Give its file's node id to each Python test defined in a module-level block (``if SELENIUM: class
+    TestInnerText``, ``try: ... except ImportError:``): the definition may not exist when pytest imports the module,
+    and ``pytest file::TestInnerText`` then stops at "not found" without running the other ids; the file runs
+    whatever tests it has."""
+    python = [h for h in hits.values() if not h.nodeid and h.qualname and h.node.language == "python"]
+    guarded = graph.guarded_names({h.node.file_id for h in python}) if python else set()
+    for h in python:
+        if (h.node.file_id, _first_name(h.qualname).partition(".")[0]) in guarded:
+            h.nodeid = h.node.path
+
+
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Give the class's node id to each decorated test method (by a decorator of the repository) of a class a
     metaclass of the repository makes (:meth:`Graph.remade_test_classes`), and to each that a known library
@@ -3573,6 +3598,7 @@ def _analyze(
                 _add_hit(hits, cls, qual, 0, "convention", 0)
     add_recollected(graph, hits)
     name_remade_tests(graph, hits)
+    name_guarded_tests(graph, hits)
     review.tests = sorted(
         (
             RelatedTest(

@@ -1655,7 +1655,7 @@ class Resolver:
                 loop_over.setdefault((scope_id, name), []).append(receiver)
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
-            if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects"):  # facts
+            if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects", "guarded"):  # facts
                 if kind == "assign" and scope.kind in _CLASS_KINDS and language == "python" and self._defined_here(fid, receiver):
                     # `int = _field2method(Int, "int")` in a class body: the class holds the function the call
                     # returns, which `env.int(...)` runs wherever an instance goes (a reference of the class)

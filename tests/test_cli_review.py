@@ -59,6 +59,35 @@ def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
     assert "1 passed" in run.stdout
 
 
+def test_a_test_defined_under_a_module_level_condition_is_listed_by_its_file(tmp_path: Path) -> None:
+    # pyquery's `if SELENIUM: class TestInnerText`: false here, so `pytest file::TestInnerText` would stop at "not found"
+    # and run none of the other ids
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_browser.py",
+        "import os\nfrom pkg.api import serve\n\nBROWSER = os.environ.get('NO_SUCH_BROWSER')\n\n"
+        "if BROWSER:\n    class TestInBrowser:\n        def test_serve(self):\n            assert serve(1) == 4\n\n"
+        "try:\n    import no_such_module\nexcept ImportError:\n    def test_without():\n        assert serve(2) == 6\n\n\n"
+        "def test_plain():\n    assert serve(0) == 2\n",
+    )
+    commit(repo, "browser tests")
+    p = repo / "pkg/core.py"
+    p.write_text(p.read_text().replace("return x + 1", "return x + 1  # staged"))
+    git(repo, "add", "pkg/core.py")
+    listed = crg("tests", "--staged", "--repo", str(repo), "--db", str(tmp_path / "i.db"), cwd=repo)
+    assert listed.code == 0, listed
+    ids = listed.out.split()
+    assert ids == ["tests/test_api.py::test_serve", "tests/test_browser.py", "tests/test_browser.py::test_plain"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PYTEST_"))}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ids],
+        cwd=repo, capture_output=True, text=True, env=env, check=False, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout, run.stdout
+
+
 def test_no_related_test_prints_nothing_or_the_marker(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     p = repo / "pkg/core.py"

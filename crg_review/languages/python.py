@@ -1386,14 +1386,21 @@ def _toplevel(node: Any, source: bytes) -> list[Item]:
     ``f(x)``, ``f(k=x)``, nested) with the module-level variable the statement stores it in (``V = ...``,
     ``V[k] = ...``, ``V.update(...)``), or with no variable (None) when the statement does something else with it
     (``register(x)``, ``obj.attr = x``, ``for f in (x, y): f()``): the walk then cannot say who reads it.
-    Definitions' bodies are not module-level code; the blocks of ``if``/``try``/``with``/``for`` are."""
+    Definitions' bodies are not module-level code; the blocks of ``if``/``try``/``with``/``for`` are, and a definition
+    in one is ``guarded``."""
     out: list[Item] = []
     stack = [node]  # statements (this grammar has no expression_statement node: an expression stands for one)
     while stack:
         statement = stack.pop()
         kind = statement.type
         if kind in ("function_definition", "class_definition", "decorated_definition", "comment"):
-            continue  # a decorator's arguments are in the definition's scope
+            # a decorator's arguments are in the definition's scope; a definition in a block may not exist when the
+            # module runs (`if SELENIUM: class TestInnerText`): a `guarded` item (impact.name_guarded_tests)
+            defined = statement.child_by_field_name("definition") if kind == "decorated_definition" else statement
+            name = defined.child_by_field_name("name") if defined is not None and statement is not node else None
+            if name is not None:
+                out.append(("guarded", name, None))
+            continue
         if not (kind.endswith(("_statement", "_clause")) or kind == "block"):
             _stored_values(statement, source, out)
             continue
