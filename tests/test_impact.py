@@ -2671,6 +2671,34 @@ def test_a_script_entry_block_runs_only_for_the_tests_that_run_the_module(
     assert finding["message"].startswith('the script entry block (if __name__ == "__main__") changed'), finding
 
 
+def test_a_child_interpreter_running_code_given_with_dash_c_runs_what_that_code_uses(capsys: Any, tmp_path: Path) -> None:
+    # tldextract's tests: `[sys.executable, "-c", "import tldextract; print(tldextract.extract('x').suffix)"]`, and a
+    # `script = """..."""` of the test given the same way
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "from pkg.core import extract, load\n\nTABLE = load()\n")
+    write(repo, "pkg/core.py", "def load():\n    return {}\n\n\ndef extract(x):\n    return x\n")
+    write(repo, "pkg/other.py", "def helper():\n    return 1\n")
+    write(
+        repo,
+        "tests/test_child.py",
+        "import subprocess\nimport sys\n\n\n"
+        "def test_inline():\n    subprocess.run([sys.executable, '-c', \"import pkg; print(pkg.extract('x'))\"], check=True)\n\n\n"
+        "def test_script():\n    script = '''\nfrom pkg.other import helper\nhelper()\n'''\n"
+        "    subprocess.run([sys.executable, '-c', script], check=True)\n\n\n"
+        "def test_unrelated():\n    subprocess.run([sys.executable, '-c', 'print(1)'], check=True)\n",
+    )
+    commit(repo, "child tests")
+    for path, old, new, expected in (
+        ("pkg/core.py", "return x", "return x + ''", {"test_inline"}),  # called by the script
+        # run when the scripts import pkg (`from pkg.other import helper` imports pkg first)
+        ("pkg/core.py", "return {}", "return {1: 1}", {"test_inline", "test_script"}),
+        ("pkg/other.py", "return 1", "return 2", {"test_script"}),  # imported by name and called
+    ):
+        edit(repo, path, old, new)
+        assert {t["qualname"] for t in review(capsys, repo)["tests"]} == expected, (path, old)
+        commit(repo, "change")
+
+
 def test_a_function_given_to_another_is_called_by_it_but_tested_through_the_scope_that_gives_it(
     capsys: Any, tmp_path: Path
 ) -> None:

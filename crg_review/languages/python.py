@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import fnmatch
 import io
@@ -1252,13 +1253,79 @@ def _spawned(node: Any, source: bytes) -> list[Item]:
                 for value in _parametrized_strings(node, _text(child, source), source):
                     if _MODULE_PATH.match(_string_value(value, source) or ""):
                         out.append(("spawn", value, None))
+            if interpreter and before == "-c" and child.type == "identifier":
+                # `script = """..."""` in the function, then `[sys.executable, "-c", script]`
+                out.extend(("script", value, None) for value in _local_strings(node, _text(child, source), source))
             interpreter = interpreter or _text(child, source) == "sys.executable"
         elif interpreter and ((before == "-m" and _MODULE_PATH.match(text)) or _SCRIPT_PATH.match(text)):
             out.append(("spawn", child, None))
+        elif interpreter and before == "-c":
+            # `[sys.executable, "-c", "import pkg; print(pkg.extract(x))"]`: the code the child runs (tldextract's tests)
+            out.append(("script", child, None))
         else:
             interpreter = interpreter or text.rsplit("/", 1)[-1].startswith("python")
         before = text
     return out
+
+
+def _local_strings(node: Any, name: str, source: bytes) -> list[Any]:
+    """The string literals the function around ``node`` assigns to the variable ``name`` (in its own body, not in a
+    function it defines)."""
+    scope = _enclosing(node, ("function_definition", "class_definition", "module"))
+    if scope is None or scope.type != "function_definition":
+        return []
+    out: list[Any] = []
+    stack = [scope.child_by_field_name("body")]
+    while stack:
+        current = stack.pop()
+        if current is None or current.type in ("function_definition", "class_definition", "lambda"):
+            continue
+        if current.type == "assignment":
+            left, right = current.child_by_field_name("left"), current.child_by_field_name("right")
+            if left is not None and right is not None and right.type == "string" and _text(left, source) == name:
+                out.append(right)
+            continue
+        stack.extend(current.named_children)
+    return out
+
+
+def _script_uses(literal: str) -> list[tuple[str, str]]:
+    """(module, name) pairs of what a ``python -c`` script literal uses: each module it imports (as its package and
+    last name, ``("pkg", "mod")`` for ``import pkg.mod``), each name it imports from one, and each ``module.name`` of a
+    module it imports (``pkg.extract(...)``); nothing for an f-string or a literal Python cannot read."""
+    try:
+        code = ast.literal_eval(literal)
+    except (ValueError, SyntaxError):
+        return []
+    if not isinstance(code, str):
+        return []
+    out: list[tuple[str, str]] = []
+    bound: dict[str, str] = {}  # name the script binds → the module it is
+    for found in _SCRIPT_IMPORT.finditer(code):
+        origin, names = found.group(1), found.group(2) or found.group(3)
+        if origin is not None:  # from pkg.mod import a, b as c
+            for item in names.split(","):
+                name, _, alias = item.strip().strip("()").partition(" as ")
+                if name.strip().isidentifier():
+                    out.append((origin, name.strip()))
+                    bound[(alias or name).strip()] = f"{origin}.{name.strip()}"
+            continue
+        for item in names.split(","):  # import pkg.mod, other as o
+            module, _, alias = item.strip().partition(" as ")
+            module = module.strip()
+            if all(part.isidentifier() for part in module.split(".")):
+                package, _, last = module.rpartition(".")
+                out.append((package, last))
+                if alias.strip():
+                    bound[alias.strip()] = module  # `import pkg.mod as m`: m is pkg.mod
+                else:
+                    bound[module.split(".")[0]] = module.split(".")[0]  # `import pkg.mod` binds pkg
+    for found in _TEXT_MEMBER.finditer(code):
+        receiver, member = found.group(1), found.group(2)
+        head, _, rest = receiver.partition(".")
+        if head in bound:
+            out.append((".".join(p for p in (bound[head], rest) if p), member))
+    return list(dict.fromkeys(out))
 
 
 def _parametrized_strings(node: Any, name: str, source: bytes) -> list[Any]:
@@ -1693,6 +1760,8 @@ def _text_code_references(symbols: list[Symbol], path: str, source: bytes) -> li
     return out
 
 
+#: an import statement of a ``python -c`` script: ``from pkg.mod import a, b`` (module, names) or ``import a.b, c as d``
+_SCRIPT_IMPORT = re.compile(r"(?m)(?:^|;)\s*(?:from\s+([\w.]+)\s+import\s+([\w\s,()]+?)|import\s+([\w.\s,]+?))\s*(?=;|$)")
 _PYTESTMARK = re.compile(rb"^pytestmark\s*(?::[^=]*)?=(.*?)(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
 _USEFIXTURES_IN_MARKS = re.compile(r"usefixtures\(([^)]*)\)")
 
@@ -1870,6 +1939,9 @@ def finalize(result: ParseResult) -> None:
             continue
         if r.kind.startswith("collects_"):  # a file name test: the literal, unquoted, and how it is used
             refs.append(Reference("collects", r.name[1:-1], r.kind[9:], r.line, r.scope, None, ()))
+            continue
+        if r.kind == "script":  # the code of `python -c "..."`: what it imports, and the members of those it uses
+            refs.extend(Reference("dotted", last, module, r.line, r.scope, None, ()) for module, last in _script_uses(r.name))
             continue
         if r.kind == "dotted":  # "pkg.mod.name": name in pkg.mod (or the module pkg.mod.name)
             module, _, last = r.name[1:-1].rpartition(".")
