@@ -1227,13 +1227,17 @@ class Graph:
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
 
     def _extends_outside_method(self, method: Node) -> bool:
-        """Whether ``method`` calls ``super().<its name>(...)`` in a class deriving from a class the index does not
-        have: an override of that base's method, which the base's other methods call on the instances (flask's
-        ``FlaskClient.open``, run by werkzeug's ``Client.get`` in every ``client.get(...)`` of the tests)."""
+        """Whether ``method`` calls ``super().<its name>(...)`` (or ``Base.<its name>(self, ...)`` of a base its class
+        names) in a class deriving from a class the index does not have: an override of that base's method, which the
+        base's other methods call on the instances (flask's ``FlaskClient.open``, run by werkzeug's ``Client.get`` in
+        every ``client.get(...)`` of the tests; pyquery's ``XPathExpr.join``, which calls ``XPathExprOrig.join(self,
+        ...)`` and which cssselect's translator calls)."""
         assert method.parent_id is not None
+        written = [b for b in self._written_bases(method.parent_id) if b not in _INERT_BASES]
         found = self.conn.execute(
-            "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=? AND receiver LIKE 'super%' LIMIT 1",
-            (method.file_id, method.id, method.name),
+            "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=?"
+            f" AND (receiver LIKE 'super%' OR receiver IN ({','.join('?' * len(written))})) LIMIT 1",
+            (method.file_id, method.id, method.name, *written),
         ).fetchone()
         return found is not None and any(
             self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))

@@ -2372,6 +2372,20 @@ def test_an_override_of_an_outside_base_method_is_reached_from_the_users_of_its_
     # a method calling no outside method of its name, which the repository calls: only those calls run it
     edit(repo, "pkg/testing.py", "        return None\n", "        return 0\n")
     assert "tests/test_client.py::test_get" not in selected(review(capsys, repo))
+    # the base's method called by the name of the base as written (pyquery's `XPathExprOrig.join(self, ...)`, where
+    # `XPathExprOrig = cssselect.xpath.XPathExpr`), though a call of that name on an unknown object may be it too
+    commit(repo, "close")
+    write(
+        repo,
+        "pkg/expr.py",
+        "from http import client\n\nConnection = client.HTTPConnection\n\n\nclass Expr(Connection):\n"
+        "    def connect(self):\n        return Connection.connect(self)\n\n\n"
+        "def make():\n    return Expr('localhost')\n\n\ndef other(thing):\n    return thing.connect()\n",
+    )
+    write(repo, "tests/test_building.py", "from pkg.expr import make\n\n\ndef test_make():\n    assert make()\n")
+    commit(repo, "expr")
+    edit(repo, "pkg/expr.py", "return Connection.connect(self)", "return Connection.connect(self) or None")
+    assert "tests/test_building.py::test_make" in selected(review(capsys, repo))
 
 
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
