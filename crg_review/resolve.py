@@ -1759,6 +1759,15 @@ class Resolver:
                     setattr_ = self.member(cls.id, "__setattr__") if cls is not None else None
                     if setattr_ is not None:
                         add(scope.id, Target(setattr_, "self", 1.0), "call", line)
+                    # and a subclass's (or a mixin's it joins): webob's `Request(AdhocAttrMixin, BaseRequest)`, whose
+                    # `__setattr__` runs for `self.body = b` in BaseRequest's methods on a Request
+                    for o in self.overrides(cls.id, "__setattr__") if cls is not None and cls.kind == "class" else ():
+                        if o != setattr_:
+                            add(scope.id, Target(o, "dispatch", 0.7), "call", line)
+                elif kind == "store" and language == "python":
+                    # `style.cssText = v` on a CSSStyleDeclaration: its class's `__setattr__` runs
+                    for t in self._typed_setattr(fid, scope, receiver):
+                        add(scope.id, t, "call", line)
                 if not targets and receiver in ("self", "cls") and language == "python":
                     # count = Counter(...) in the class body: reading self.count runs __get__, writing it __set__
                     method = "__set__" if kind == "store" else "__get__"
@@ -2926,6 +2935,24 @@ class Resolver:
             break
         return out
 
+    def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
+        """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
+        its subclasses' as dispatch."""
+        head, _, rest = receiver.partition(".")
+        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
+            return []
+        if self.lookup(fid, scope, head) and head not in _param_names(scope):
+            return []
+        out: list[Target] = []
+        for cls in self._types_of(fid, scope, receiver):
+            if cls.kind != "class":
+                continue
+            own = self.member(cls.id, "__setattr__")
+            if own is not None and own.kind == "method" and own not in [t.sym for t in out]:
+                out.append(Target(own, "typed", 0.9))
+            out.extend(t for t in self._typed_dispatch(cls, "__setattr__") if t.sym not in [o.sym for o in out])
+        return out
+
     def _typed_properties(self, fid: int, scope: Sym, receiver: str, name: str, method: str) -> list[Target]:
         """``rule.cssText`` (``method`` ``__get__``) or ``rule.cssText = v`` (``__set__``) where ``rule`` holds an
         instance of a class whose body says ``cssText = property(_getCssText, _setCssText)``: the accessor."""
@@ -3654,7 +3681,9 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         names.add("__ne__")
     if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
         names.add("__getitem__")
-    if "__getattr__" in names:  # a class gaining or losing it changes `x.name` for any name it lacks: every file
+    if "__getattr__" in names or "__setattr__" in names:
+        # a class gaining or losing one changes `x.name` for any name it lacks (every store, for __setattr__, of its
+        # instances and of its bases' own methods): every file
         return {r[0] for r in conn.execute("SELECT id FROM files")}
     if changed_ids:
         idl = ",".join(str(i) for i in sorted(changed_ids))

@@ -3625,6 +3625,45 @@ def test_a_typed_call_is_no_less_likely_than_an_untyped_one_among_a_family(repo:
     assert {c for _, r, c in typed if r == "dispatch"} == {c for _, r, c in untyped if r == "name-match"} == {0.3}
 
 
+def test_a_store_runs_the_setattr_of_a_subclass_or_of_the_typed_class(repo: Path, tmp_path: Path) -> None:
+    # webob's `class Request(AdhocAttrMixin, BaseRequest)`: `self.body = b` in BaseRequest runs the mixin's
+    # `__setattr__` on a Request; cssutils's `newStyle.cssText = tokens` on a CSSStyleDeclaration runs its own
+    files = {
+        "pkg/req.py": (
+            "class AdhocAttrMixin:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"
+            "class BaseRequest:\n    def load(self, b):\n        self.body = b\n\n\n"
+            "class Request(AdhocAttrMixin, BaseRequest):\n    pass\n\n\n"
+            "class Plain:\n    def load(self, b):\n        self.body = b\n"
+        ),
+        "pkg/style.py": (
+            "class Declaration:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"
+            "def parse(tokens):\n    style = Declaration()\n    style.text = tokens\n    return style\n\n\n"
+            "def untyped(style):\n    style.text = 1\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/req.py", "AdhocAttrMixin.__setattr__", "dispatch") in calls(edges, "pkg/req.py::BaseRequest.load")
+    assert not {c for c in calls(edges, "pkg/req.py::Plain.load") if c[1].endswith("__setattr__")}
+    assert ("pkg/style.py", "Declaration.__setattr__", "typed") in calls(edges, "pkg/style.py::parse")
+    assert not {c for c in calls(edges, "pkg/style.py::untyped") if c[1].endswith("__setattr__")}
+    # the mixin moves to a file of its own, which Request's file imports: BaseRequest's file, which names neither,
+    # follows
+    moved = {
+        "pkg/mixin.py": files["pkg/req.py"].split("\n\n\nclass BaseRequest")[0] + "\n",
+        "pkg/base.py": "class BaseRequest:\n    def load(self, b):\n        self.body = b\n",
+        "pkg/req.py": "from pkg.base import BaseRequest\nfrom pkg.mixin import AdhocAttrMixin\n\n\n"
+        "class Request(AdhocAttrMixin, BaseRequest):\n    pass\n",
+    }
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", moved)
+    assert ("pkg/mixin.py", "AdhocAttrMixin.__setattr__", "dispatch") in calls(edges, "pkg/base.py::BaseRequest.load")
+    without = {**moved, "pkg/mixin.py": "class AdhocAttrMixin:\n    pass\n"}
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", without)
+    assert not {c for c in calls(edges, "pkg/base.py::BaseRequest.load") if c[1].endswith("__setattr__")}
+    # and gains it again (no edge of the file into it to say so: a class gaining __setattr__ re-resolves every file)
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/mixin.py": moved["pkg/mixin.py"]})
+    assert ("pkg/mixin.py", "AdhocAttrMixin.__setattr__", "dispatch") in calls(edges, "pkg/base.py::BaseRequest.load")
+
+
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/ref.py": (
