@@ -700,8 +700,8 @@ class Store:
         return out
 
     def _hook_refs(self, fid: int) -> set[tuple[str, str, str, str, int]]:
-        """A stored file's references in its ``__getattr__`` methods: (method qualname, kind, name, receiver, line from
-        the method's first)."""
+        """A stored file's references in its ``__getattr__`` methods that say what it forwards to (:func:`_forwarding`):
+        (method qualname, kind, name, receiver, line from the method's first)."""
         return {
             (str(q), str(kind), str(name), str(receiver), int(line) - int(start))
             for q, kind, name, receiver, line, start in self.conn.execute(
@@ -709,6 +709,7 @@ class Store:
                 " JOIN symbols s ON s.id=r.scope_id WHERE r.file_id=? AND s.name='__getattr__'",
                 (fid,),
             )
+            if _forwarding(str(kind), str(name), str(receiver))
         }
 
     def _class_facts(self, fid: int) -> dict[str, frozenset[tuple[str, ...]]]:
@@ -1024,7 +1025,19 @@ def escape_like(text: str) -> str:
 def _hook_refs_of(parsed: ParseResult) -> set[tuple[str, str, str, str, int]]:
     """What :meth:`Store._hook_refs` reads back once ``parsed`` is stored."""
     starts = {s.qualname: s.start_line for s in parsed.symbols if s.name == "__getattr__"}
-    return {(r.scope, r.kind, r.name, r.receiver, r.line - starts[r.scope]) for r in parsed.references if r.scope in starts}
+    return {
+        (r.scope, r.kind, r.name, r.receiver, r.line - starts[r.scope])
+        for r in parsed.references
+        if r.scope in starts and _forwarding(r.kind, r.name, r.receiver)
+    }
+
+
+def _forwarding(kind: str, name: str, receiver: str) -> bool:
+    """Whether a reference of a ``__getattr__`` may say what it forwards to (resolve.Resolver._delegated): its
+    ``getattr(...)`` calls, the ``self.x`` it names, and what it returns."""
+    return (kind == "call" and name == "getattr" and not receiver) or (kind == "ref" and receiver == "self") or (
+        kind in ("assign", "alias") and name == RETURN_FACT
+    )
 
 
 def _class_facts_of(parsed: ParseResult) -> dict[str, frozenset[tuple[str, ...]]]:
