@@ -211,12 +211,18 @@ _OUTSIDE_PROTOCOLS = {
     "tzinfo": frozenset(("utcoffset", "dst", "tzname", "fromutc")),
     "JSONEncoder": frozenset(("default",)),
     "Thread": frozenset(("run",)),
-    "Handler": frozenset(("emit",)),
-    "StreamHandler": frozenset(("emit",)),
+    "Handler": frozenset(("emit", "format", "filter", "handle", "flush")),
+    "StreamHandler": frozenset(("emit", "format", "filter", "handle", "flush")),
+    # logging calls a formatter's (structlog's `ProcessorFormatter(logging.Formatter)`) and a filter's methods
+    "Formatter": frozenset(("format", "formatTime", "formatException", "formatStack", "formatMessage", "usesTime")),
+    "Filter": frozenset(("filter",)),
     "NodeVisitor": frozenset(("generic_visit",)),
     "NodeTransformer": frozenset(("generic_visit",)),
 }
 _OUTSIDE_PROTOCOL_NAMES = frozenset(n for names in _OUTSIDE_PROTOCOLS.values() for n in names)
+#: methods the import system calls on any object in ``sys.meta_path`` or ``sys.path_hooks`` (a duck-typed protocol:
+#: no base says so), for every import after it is put there (bottle's `_ImportRedirect.find_spec`)
+_IMPORT_HOOKS = frozenset(("find_spec", "find_module", "load_module", "create_module", "exec_module"))
 #: calls on a module-level table that hand out none of its values (`FORMATS.keys()`) or store into it
 #: (`FILTERS.update({...})`, as python.STORING_METHODS): a module body making them calls nothing it holds
 _TABLE_KEEPING = frozenset(
@@ -1203,6 +1209,8 @@ class Graph:
         if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
             return False
         if method.name in _OUTSIDE_PROTOCOL_NAMES and self._outside_protocol(method):
+            return True
+        if method.name in _IMPORT_HOOKS:  # the uses of its class, where an instance goes into sys.meta_path, stand for it
             return True
         overrides = bool(self.base_methods(method))
         if not overrides and self._extends_outside_method(method):

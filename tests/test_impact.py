@@ -2388,6 +2388,39 @@ def test_an_override_of_an_outside_base_method_is_reached_from_the_users_of_its_
     assert "tests/test_building.py::test_make" in selected(review(capsys, repo))
 
 
+def test_methods_the_import_system_and_logging_call_are_reached_from_the_uses_of_their_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # bottle's `sys.meta_path.append(_ImportRedirect(...))` at import: its find_spec runs for every later import;
+    # structlog's `ProcessorFormatter(logging.Formatter).format`, which logging calls (no super() call in a body
+    # a mutant replaced)
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "pkg/__init__.py",
+        "import logging\nimport sys\n\n\nclass Redirect:\n    def find_spec(self, name, path, target=None):\n        return None\n\n\n"
+        "class Plain:\n    def find(self, name):\n        return None\n\n\n"
+        "class Fmt(logging.Formatter):\n    def format(self, record):\n        return 'x'\n\n\n"
+        "sys.meta_path.append(Redirect())\nPLAIN = Plain()\n\n\ndef make_formatter():\n    return Fmt()\n",
+    )
+    write(repo, "tests/test_app.py", "import pkg\n\n\ndef test_app():\n    assert pkg.PLAIN\n")
+    write(
+        repo,
+        "tests/test_logs.py",
+        "import logging\n\nfrom pkg import make_formatter\n\n\ndef test_logs():\n    h = logging.StreamHandler()\n"
+        "    h.setFormatter(make_formatter())\n",
+    )
+    commit(repo, "hooks")
+    edit(repo, "pkg/__init__.py", "        return None\n\n\nclass Plain", "        return None or None\n\n\nclass Plain")
+    assert {"tests/test_app.py::test_app", "tests/test_logs.py::test_logs"} <= set(selected(review(capsys, repo)))
+    commit(repo, "find_spec")
+    edit(repo, "pkg/__init__.py", "return 'x'", "return 'y'")
+    assert "tests/test_logs.py::test_logs" in selected(review(capsys, repo))
+    commit(repo, "format")
+    edit(repo, "pkg/__init__.py", "    def find(self, name):\n        return None", "    def find(self, name):\n        return 0")
+    assert not selected(review(capsys, repo))  # a method of no such protocol: nothing calls it
+
+
 def test_a_function_stored_in_a_module_table_is_reached_through_the_importers_of_the_module(
     tmp_path: Path, capsys: Any
 ) -> None:
