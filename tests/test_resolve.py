@@ -3589,7 +3589,7 @@ def test_a_member_a_class_lacks_is_the_one_of_the_attribute_its_getattr_forwards
     assert not {e for e in edges if e[5] == "getattr-hook" and e[2] == "pkg/oauth2.py"}
 
 
-def test_a_getattr_name_taken_from_a_literal_of_names_is_each_of_them(repo: Path, tmp_path: Path) -> None:
+def test_a_getattr_name_taken_from_a_literal_of_names_or_a_parametrize_is_each_of_them(repo: Path, tmp_path: Path) -> None:
     # tldextract's cli: `properties = ("fqdn", "ipv4", ...)`, `{prop: getattr(ext, prop) for prop in properties}`, where
     # `ext = tld_extract(url)` is what the `__call__` of `tld_extract = TLDExtract()` returns
     files = {
@@ -3605,10 +3605,17 @@ def test_a_getattr_name_taken_from_a_literal_of_names_is_each_of_them(repo: Path
             "def each(ext: Result):\n    for name in ['show']:\n        getattr(ext, name)()\n\n\n"
             "def other(ext: Result, names):\n    return [getattr(ext, n) for n in names]\n"
         ),
+        # structlog's `getattr(bl, method_name)("event")` under a parametrize of method names
+        "tests/test_res.py": (
+            "import pytest\n\nfrom pkg.res import Result\n\n\n@pytest.mark.parametrize('name', ['show', 'fqdn'])\n"
+            "def test_each(name):\n    assert getattr(Result(), name)\n"
+        ),
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     looked_up = {(e[1], e[3], e[4]) for e in edges if e[0] == "pkg/cli.py" and e[3].startswith("Result.")}
     assert looked_up == {("main", "Result.fqdn", "ref"), ("main", "Result.ipv4", "ref"), ("each", "Result.show", "call")}
+    tested = {(e[3], e[4]) for e in edges if e[0] == "tests/test_res.py" and e[3].startswith("Result.")}
+    assert tested == {("Result.show", "ref"), ("Result.fqdn", "ref")}, tested
 
 
 def test_a_typed_call_is_no_less_likely_than_an_untyped_one_among_a_family(repo: Path, tmp_path: Path) -> None:

@@ -390,13 +390,20 @@ def _is_lookup(callee: Any, source: bytes) -> bool:
 def _lookups(args: Any, source: bytes) -> list[tuple[Any, Any]]:
     """``getattr``'s object and name: ``(argument_list . (_) @receiver . [(string) (binary_operator) (call) (identifier)]
     @name)``; for a name taken from a table of names the function fills, ``getattr(ver, maptable[part])`` after
-    ``maptable = {"major": "bump_major", ...}``, each name of the table."""
+    ``maptable = {"major": "bump_major", ...}``, each name of the table; for a parameter a parametrize gives strings,
+    each string."""
     receiver = _named_child(args, 0)
     name = _named_child(args, 1)
     if receiver is None or name is None:
         return []
     if name.type == "subscript":
         return [(receiver, value) for value in _table_of_names(name, source)]
+    if name.type == "identifier":
+        # `getattr(bl, method_name)` under `@pytest.mark.parametrize("method_name", ["debug", "info"])`: each name
+        # (structlog's tests)
+        given = [v for v in _parametrized_strings(args, _text(name, source), source) if v.type == "string"]
+        if given:
+            return [(receiver, value) for value in given]
     return [(receiver, name)] if name.type in _LOOKUP_NAMES else []
 
 
