@@ -1475,6 +1475,13 @@ def _toplevel(node: Any, source: bytes) -> list[Item]:
             if name is not None:
                 out.append(("guarded", name, None))
             continue
+        if kind == "delete_statement":
+            # `del TestJinja2Template` in an `except ImportError:` (bottle's tests): the module may not keep it
+            targets = statement.named_children
+            if len(targets) == 1 and targets[0].type == "expression_list":
+                targets = targets[0].named_children
+            out.extend(("guarded", target, None) for target in targets if target.type == "identifier")
+            continue
         if not (kind.endswith(("_statement", "_clause")) or kind == "block"):
             _stored_values(statement, source, out)
             continue
