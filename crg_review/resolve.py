@@ -286,6 +286,7 @@ class Resolver:
         self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._stored_calls: dict[int, list[Sym]] = {}
         self._forwarded: dict[int, list[str]] = {}  # __getattr__ → the attributes of self it forwards to (_delegated)
+        self._getattribute: dict[int, list[Target]] = {}  # class → the __getattribute__ a read of self.x runs
         self._iterated: dict[tuple[int, int, str], list[Sym]] = {}  # _iterated_classes asked at depth 0
         self._class_callables: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
@@ -1588,7 +1589,10 @@ class Resolver:
         # everything derived from the class hierarchy was computed without these edges
         self._bases.clear()
         self._subclasses = None
-        caches = (self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families, self._aliases)
+        caches = (
+            self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families,
+            self._aliases, self._getattribute,
+        )
         for cache in caches:
             cache.clear()
 
@@ -1655,6 +1659,11 @@ class Resolver:
                 loop_over.setdefault((scope_id, name), []).append(receiver)
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
+            if receiver == "self" and kind in ("attr", "call", "ref") and language == "python":
+                # `self.x` read in a method runs the instance's class's `__getattribute__`, its own or a subclass's
+                # (pyte's `HistoryScreen.__getattribute__` for every read in Screen's methods)
+                for t in self._attribute_hooks(scope):
+                    add(scope.id, t, "call", line)
             if kind in ("assign", "alias", "element", "item", "lookup", "holds", "reads", "yields", "unpack", "collects", "guarded"):  # facts
                 if kind == "assign" and scope.kind in _CLASS_KINDS and language == "python" and self._defined_here(fid, receiver):
                     # `int = _field2method(Int, "int")` in a class body: the class holds the function the call
@@ -2935,6 +2944,22 @@ class Resolver:
             break
         return out
 
+    def _attribute_hooks(self, scope: Sym) -> list[Target]:
+        """The ``__getattribute__`` methods a read of ``self.x`` in ``scope`` runs: its class's own (or a base's), and
+        its subclasses' (dispatch); none inside one (it reads through ``object.__getattribute__``)."""
+        if scope.name == "__getattribute__":
+            return []
+        cls = self.enclosing_class(scope)
+        if cls is None or cls.kind != "class":
+            return []
+        found = self._getattribute.get(cls.id)
+        if found is None:
+            own = self.member(cls.id, "__getattribute__")
+            found = [Target(own, "self", 1.0)] if own is not None and own.kind == "method" else []
+            found += [Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, "__getattribute__") if o != own]
+            self._getattribute[cls.id] = found
+        return found
+
     def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
         """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
         its subclasses' as dispatch."""
@@ -3681,7 +3706,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         names.add("__ne__")
     if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
         names.add("__getitem__")
-    if "__getattr__" in names or "__setattr__" in names:
+    if "__getattr__" in names or "__setattr__" in names or "__getattribute__" in names:
         # a class gaining or losing one changes `x.name` for any name it lacks (every store, for __setattr__, of its
         # instances and of its bases' own methods): every file
         return {r[0] for r in conn.execute("SELECT id FROM files")}

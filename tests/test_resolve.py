@@ -3671,6 +3671,25 @@ def test_a_store_runs_the_setattr_of_a_subclass_or_of_the_typed_class(repo: Path
     assert ("pkg/mixin.py", "AdhocAttrMixin.__setattr__", "dispatch") in calls(edges, "pkg/base.py::BaseRequest.load")
 
 
+def test_a_read_of_self_runs_the_getattribute_of_the_class_or_a_subclass(repo: Path, tmp_path: Path) -> None:
+    # pyte's `HistoryScreen(Screen).__getattribute__` runs for every `self.x` read in Screen's methods
+    files = {
+        "pkg/screen.py": (
+            "class Screen:\n    def draw(self, x):\n        return self.buffer, self.cursor()\n\n"
+            "    def cursor(self):\n        return 1\n\n\n"
+            "class HistoryScreen(Screen):\n    def __getattribute__(self, attr):\n        return object.__getattribute__(self, attr)\n\n"
+            "    def prev(self):\n        return self.history\n\n\n"
+            "class Plain:\n    def draw(self):\n        return self.buffer\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    hook = ("pkg/screen.py", "HistoryScreen.__getattribute__")
+    assert (*hook, "dispatch") in calls(edges, "pkg/screen.py::Screen.draw")
+    assert (*hook, "self") in calls(edges, "pkg/screen.py::HistoryScreen.prev")
+    assert not {c for c in calls(edges, "pkg/screen.py::HistoryScreen.__getattribute__") if c[1] == hook[1]}
+    assert not {c for c in calls(edges, "pkg/screen.py::Plain.draw") if c[1].endswith("__getattribute__")}
+
+
 def test_an_instance_from_a_classmethod_of_another_file_is_of_its_class(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/ref.py": (
