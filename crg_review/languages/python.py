@@ -1880,6 +1880,8 @@ def finalize(result: ParseResult) -> None:
                 # `{p: getattr(ext, p) for p in ("fqdn", "ipv4")}`: each name (tldextract's cli)
                 for name in strings.get((r.scope, r.name), ()):
                     refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
+                    if not is_called:  # and a read, which runs a property's getter
+                        refs.append(Reference("attr", name, receiver, r.line, r.scope, None, ()))
             if looked_up is not None:
                 name, exact = looked_up
                 if case:
