@@ -287,6 +287,8 @@ class Resolver:
         self._stored_calls: dict[int, list[Sym]] = {}
         self._forwarded: dict[int, list[str]] = {}  # __getattr__ → the attributes of self it forwards to (_delegated)
         self._getattribute: dict[int, list[Target]] = {}  # class → the __getattribute__ a read of self.x runs
+        self._properties: dict[str, bool] = {}  # whether a class body makes the attribute a property(...) (_typed_properties)
+        self._self_facts: dict[tuple[int, int, str, bool], list[tuple[Sym, Fact]]] = {}  # _facts_of for self.x
         self._iterated: dict[tuple[int, int, str], list[Sym]] = {}  # _iterated_classes asked at depth 0
         self._class_callables: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
@@ -478,6 +480,10 @@ class Resolver:
             if cls is None:
                 return []
             attr = var.split(".", 1)[1]
+            key = (fid, cls.id, attr, bases_elsewhere)
+            cached = self._self_facts.get(key)
+            if cached is not None:  # (what a class's attribute holds is asked for every use of it in its methods)
+                return list(cached)  # (a copy: callers add to what they get)
             out: list[tuple[Sym, Fact]] = []
             for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
                 owner = self.sym(cid)
@@ -488,6 +494,7 @@ class Resolver:
                 out.extend((owner, f) for f in stated.get((cid, attr), []))
                 if out:
                     break
+            self._self_facts[key] = list(out)
             return out
         if var == RETURN_FACT:
             return [(scope, f) for f in facts.get((scope.id, var), [])]
@@ -1591,7 +1598,7 @@ class Resolver:
         self._subclasses = None
         caches = (
             self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families,
-            self._aliases, self._getattribute,
+            self._aliases, self._getattribute, self._self_facts,
         )
         for cache in caches:
             cache.clear()
@@ -2964,7 +2971,7 @@ class Resolver:
         """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
         its subclasses' as dispatch."""
         head, _, rest = receiver.partition(".")
-        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
+        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES) or not self.named("__setattr__"):
             return []
         if self.lookup(fid, scope, head) and head not in _param_names(scope):
             return []
@@ -2984,6 +2991,8 @@ class Resolver:
         head, _, rest = receiver.partition(".")
         if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
             return []
+        if not self._made_property(name):  # (most attributes: no class body makes one so, no receiver to type)
+            return []
         if self.lookup(fid, scope, head) and head not in _param_names(scope):
             return []  # a module or class of that name: no instance
         out: list[Target] = []
@@ -2991,6 +3000,21 @@ class Resolver:
             if cls.kind == "class":
                 out.extend(t for t in self._descriptor_of(fid, cls, name, method, properties_only=True) if t not in out)
         return out
+
+    def _made_property(self, name: str) -> bool:
+        """Whether some class body of the index assigns ``name`` a ``property(...)`` (by the index of names, once per
+        name: the stored files are final when the resolver runs)."""
+        found = self._properties.get(name)
+        if found is None:
+            found = self._properties[name] = (
+                self.conn.execute(
+                    "SELECT 1 FROM refs r JOIN symbols s ON s.id = r.scope_id WHERE r.name = ? AND r.kind = 'assign'"
+                    f" AND r.receiver = 'property' AND s.kind IN ({','.join('?' * len(_CLASS_KINDS))}) LIMIT 1",
+                    (name, *sorted(_CLASS_KINDS)),
+                ).fetchone()
+                is not None
+            )
+        return found
 
     def _typed_dispatch(self, cls: Sym, name: str) -> list[Target]:
         """The overrides a call of ``name`` on a value typed ``cls`` may run. Each is one of several
