@@ -36,17 +36,20 @@ def cli(capsys: Any, repo: Path, *args: str) -> tuple[int, str, str]:
     return run_cli(capsys, *args, "--repo", str(repo), "--db", str(repo.parent / "i.db"))
 
 
-def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
-    repo = project(tmp_path)
+def staged_leaf_ids(repo: Path, tmp_path: Path) -> list[str]:
+    """Stage a change of ``leaf`` and return what ``crg-review tests --staged`` prints, one id a line."""
     p = repo / "pkg/core.py"
     p.write_text(p.read_text().replace("return x + 1", "return x + 1  # staged"))
     git(repo, "add", "pkg/core.py")
     listed = crg("tests", "--staged", "--repo", str(repo), "--db", str(tmp_path / "i.db"), cwd=repo)
     assert listed.code == 0, listed
-    ids = listed.out.split()
-    assert ids == ["tests/test_api.py::test_serve"]
+    return listed.out.split()
+
+
+def run_pytest(repo: Path, ids: list[str]) -> subprocess.CompletedProcess[str]:
+    """A real pytest run of ``ids`` in the repository, outside this run's git and pytest environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PYTEST_"))}
-    run = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ids],
         cwd=repo,
         capture_output=True,
@@ -55,6 +58,13 @@ def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
         check=False,
         timeout=300,
     )
+
+
+def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
+    repo = project(tmp_path)
+    ids = staged_leaf_ids(repo, tmp_path)
+    assert ids == ["tests/test_api.py::test_serve"]
+    run = run_pytest(repo, ids)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
 
@@ -79,20 +89,11 @@ def test_a_test_defined_under_a_module_level_condition_is_listed_by_its_file(tmp
         "try:\n    import no_such_engine\nexcept ImportError:\n    del TestEngine\n",
     )
     commit(repo, "browser tests")
-    p = repo / "pkg/core.py"
-    p.write_text(p.read_text().replace("return x + 1", "return x + 1  # staged"))
-    git(repo, "add", "pkg/core.py")
-    listed = crg("tests", "--staged", "--repo", str(repo), "--db", str(tmp_path / "i.db"), cwd=repo)
-    assert listed.code == 0, listed
-    ids = listed.out.split()
+    ids = staged_leaf_ids(repo, tmp_path)
     assert ids == [
         "tests/test_api.py::test_serve", "tests/test_browser.py", "tests/test_browser.py::test_plain", "tests/test_engine.py"
     ]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PYTEST_"))}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ids],
-        cwd=repo, capture_output=True, text=True, env=env, check=False, timeout=300,
-    )
+    run = run_pytest(repo, ids)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 passed" in run.stdout, run.stdout  # test_engine.py collects nothing
 
