@@ -2771,14 +2771,16 @@ def add_doctests(
                 examples[path] = _example_words(graph.files.read_tracked(path), code_blocks=True)
     if not any(examples.values()):  # (django has test*.txt files: data, no examples)
         return
-    names = reached_names()
+    names = dict(reached_names())
     # an example importing a module whose import runs a change runs it (tldextract's `TLD_EXTRACTOR = TLDExtract()`)
     for module in graph.nodes(executed).values():
         imported = graph.import_name(module.path) if module.id in reached and module.kind == "module" else None
-        depth, _, bits = reached.get(module.id, (0, "", 0))
-        for name in [imported.rpartition(".")[2]] if imported else []:
-            if name not in names or names[name][0] > depth:
-                names = {**names, name: (depth, bits)}
+        if imported is None:
+            continue
+        name = imported.rpartition(".")[2]
+        depth, _, bits = reached[module.id]
+        if name not in names or names[name][0] > depth:
+            names[name] = (depth, bits)
     _add_naming_files(hits, names, examples, "doctest")
 
 

@@ -2967,18 +2967,23 @@ class Resolver:
             self._getattribute[cls.id] = found
         return found
 
-    def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
-        """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
-        its subclasses' as dispatch."""
+    def _instance_classes(self, fid: int, scope: Sym, receiver: str) -> list[Sym]:
+        """The classes of the instance a plain variable (or ``self.x``) holds, for a store or a read on it; none for a
+        name that is a module or class of the file (no instance)."""
         head, _, rest = receiver.partition(".")
-        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES) or not self.named("__setattr__"):
+        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
             return []
         if self.lookup(fid, scope, head) and head not in _param_names(scope):
             return []
+        return [c for c in self._types_of(fid, scope, receiver) if c.kind == "class"]
+
+    def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
+        """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
+        its subclasses' as dispatch."""
+        if not self.named("__setattr__"):
+            return []
         out: list[Target] = []
-        for cls in self._types_of(fid, scope, receiver):
-            if cls.kind != "class":
-                continue
+        for cls in self._instance_classes(fid, scope, receiver):
             own = self.member(cls.id, "__setattr__")
             if own is not None and own.kind == "method" and own not in [t.sym for t in out]:
                 out.append(Target(own, "typed", 0.9))
@@ -2988,17 +2993,11 @@ class Resolver:
     def _typed_properties(self, fid: int, scope: Sym, receiver: str, name: str, method: str) -> list[Target]:
         """``rule.cssText`` (``method`` ``__get__``) or ``rule.cssText = v`` (``__set__``) where ``rule`` holds an
         instance of a class whose body says ``cssText = property(_getCssText, _setCssText)``: the accessor."""
-        head, _, rest = receiver.partition(".")
-        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
-            return []
         if not self._made_property(name):  # (most attributes: no class body makes one so, no receiver to type)
             return []
-        if self.lookup(fid, scope, head) and head not in _param_names(scope):
-            return []  # a module or class of that name: no instance
         out: list[Target] = []
-        for cls in self._types_of(fid, scope, receiver):
-            if cls.kind == "class":
-                out.extend(t for t in self._descriptor_of(fid, cls, name, method, properties_only=True) if t not in out)
+        for cls in self._instance_classes(fid, scope, receiver):
+            out.extend(t for t in self._descriptor_of(fid, cls, name, method, properties_only=True) if t not in out)
         return out
 
     def _made_property(self, name: str) -> bool:
@@ -3735,24 +3734,7 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         # instances and of its bases' own methods): every file
         return {r[0] for r in conn.execute("SELECT id FROM files")}
     if changed_ids:
-        idl = ",".join(str(i) for i in sorted(changed_ids))
-        classes = {
-            r[0]
-            for r in conn.execute(
-                f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN "
-                f"({','.join(repr(k) for k in sorted(CLASS_KINDS))})"
-            )
-            if r[1] in names
-        }
-        frontier = set(classes)
-        while frontier:
-            ids = ",".join(str(i) for i in sorted(frontier))
-            below = {
-                r[0]
-                for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")
-            }
-            frontier = below - classes
-            classes |= below
+        classes = _with_subclasses(conn, _classes_named(conn, changed_ids, names))
         if classes:
             ids = ",".join(str(i) for i in sorted(classes))
             names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
@@ -3821,23 +3803,30 @@ def _subclass_files(conn: sqlite3.Connection, changed_ids: set[int], classes: se
     ``self.x`` holds there may be stated in those classes (Resolver._facts_of)."""
     if not classes or not changed_ids:
         return set()
-    idl = ",".join(str(i) for i in sorted(changed_ids))
-    found = {
-        r[0]
-        for r in conn.execute(
-            f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN ({','.join('?' * len(CLASS_KINDS))})",
-            sorted(CLASS_KINDS),
-        )
-        if r[1] in classes
-    }
-    frontier = set(found)
+    ids = ",".join(str(i) for i in sorted(_with_subclasses(conn, _classes_named(conn, changed_ids, classes))))
+    return {r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM symbols WHERE id IN ({ids or 'NULL'})")}
+
+
+def _classes_named(conn: sqlite3.Connection, file_ids: set[int], names: set[str]) -> set[int]:
+    """The classes of ``file_ids`` whose name is in ``names``."""
+    idl = ",".join(str(i) for i in sorted(file_ids))
+    rows = conn.execute(
+        f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN ({','.join('?' * len(CLASS_KINDS))})",
+        sorted(CLASS_KINDS),
+    )
+    return {r[0] for r in rows if r[1] in names}
+
+
+def _with_subclasses(conn: sqlite3.Connection, classes: set[int]) -> set[int]:
+    """``classes`` and their subclasses at any depth, by the inherit edges."""
+    found = set(classes)
+    frontier = set(classes)
     while frontier:
         ids = ",".join(str(i) for i in sorted(frontier))
         below = {r[0] for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")}
         frontier = below - found
         found |= below
-    ids = ",".join(str(i) for i in sorted(found))
-    return {r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM symbols WHERE id IN ({ids or 'NULL'})")}
+    return found
 
 
 def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:

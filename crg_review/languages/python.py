@@ -412,24 +412,31 @@ def _table_of_names(subscript: Any, source: bytes) -> list[Any]:
     table = subscript.child_by_field_name("value")
     if table is None or table.type != "identifier":
         return []
-    wanted = source[table.start_byte : table.end_byte]
     scope = _enclosing(subscript, ("function_definition", "module"))
     body = scope.child_by_field_name("body") if scope is not None and scope.type == "function_definition" else scope
+    for right in _assigned_in(body, _text(table, source), source):
+        if right.type == "dictionary":
+            values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
+            if values and all(v is not None and v.type == "string" for v in values):
+                return values
+    return []
+
+
+def _assigned_in(body: Any, name: str, source: bytes) -> list[Any]:
+    """The values ``name = value`` statements of a body assign, not those of the functions and classes it defines."""
+    out: list[Any] = []
     stack = list(body.named_children) if body is not None else []
     while stack:
         node = stack.pop()
-        if node.type in ("function_definition", "class_definition", "decorated_definition"):
+        if node.type in ("function_definition", "class_definition", "decorated_definition", "lambda"):
             continue
         if node.type == "assignment":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            named = left is not None and source[left.start_byte : left.end_byte] == wanted
-            if named and right is not None and right.type == "dictionary":
-                values = [p.child_by_field_name("value") for p in right.named_children if p.type == "pair"]
-                if values and all(v is not None and v.type == "string" for v in values):
-                    return values
+            if left is not None and right is not None and _text(left, source) == name:
+                out.append(right)
             continue
         stack.extend(node.named_children)
-    return []
+    return out
 
 
 def _call(node: Any, source: bytes) -> list[Item]:
@@ -1281,19 +1288,7 @@ def _local_strings(node: Any, name: str, source: bytes) -> list[Any]:
     scope = _enclosing(node, ("function_definition", "class_definition", "module"))
     if scope is None or scope.type != "function_definition":
         return []
-    out: list[Any] = []
-    stack = [scope.child_by_field_name("body")]
-    while stack:
-        current = stack.pop()
-        if current is None or current.type in ("function_definition", "class_definition", "lambda"):
-            continue
-        if current.type == "assignment":
-            left, right = current.child_by_field_name("left"), current.child_by_field_name("right")
-            if left is not None and right is not None and right.type == "string" and _text(left, source) == name:
-                out.append(right)
-            continue
-        stack.extend(current.named_children)
-    return out
+    return [right for right in _assigned_in(scope.child_by_field_name("body"), name, source) if right.type == "string"]
 
 
 def _script_uses(literal: str) -> list[tuple[str, str]]:
