@@ -2031,6 +2031,13 @@ class Resolver:
             cands = [c for c in cands if c.kind != "method"]
         if receiver.startswith("super"):  # a cooperative `super().save()` of a mixin: never the method itself
             cands = [c for c in cands if c.id != scope.id]
+        if receiver in _SELF_NAMES and kind == "call" and language == "python" and cands:
+            # `validator = attrib()` in the body of attrs' _OptionalValidator: `self.validator(...)` calls what the
+            # attribute holds, no method of an unrelated class named so (a subclass may define one: dispatch)
+            cls = self.enclosing_class(scope)
+            if cls is not None and self._binds_in_body(cls, name):
+                family = set(self._descendants(cls.id))
+                cands = [c for c in cands if c.parent_id in family]
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
             if not cands and receiver and language == "python":
@@ -2054,6 +2061,14 @@ class Resolver:
         return [t for t in named if t.sym.id in chosen] + [
             Target(c, "name-match", confidence, len(cands)) for c in cands if c.id not in chosen
         ]
+
+    def _binds_in_body(self, cls: Sym, name: str) -> bool:
+        """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
+        for cid in self._linearized(cls.id):
+            stated = self.facts(self.sym(cid).file_id).get((cid, name), [])
+            if any(kind in ("assign", "alias") for kind, _text in stated):
+                return True
+        return False
 
     def _named_after_receiver(self, receiver: str, cands: list[Sym], *, whole: bool = False) -> list[Target]:
         """``engine.render()`` where nothing tells what ``engine`` holds (a lambda's parameter, pystache's
@@ -2502,6 +2517,12 @@ class Resolver:
             m = self.member(class_id, "__missing__")
         if m is None and name == "__str__" and fid is not None:
             m = self._repr_for_str(fid, class_id)
+        if m is None and name in _ORDERING and any(
+            d.rpartition(".")[2] == "total_ordering" for c in self._linearized(class_id) for d in self.sym(c).decorators
+        ):
+            # `@functools.total_ordering` makes the other comparisons from the one the class defines (attrs'
+            # VersionInfo: `vi <= (19, 2)` runs its __lt__)
+            m = next((r for r in (self.member(class_id, root) for root in _ORDERING) if r is not None), None)
         return m
 
     def _repr_for_str(self, fid: int, class_id: int) -> Sym | None:
@@ -3456,6 +3477,8 @@ class Resolver:
 #: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate()),
 #: pytest's own (xunit) hooks of a test class too
 _SETUP_FAMILY = {"setUp": CLASS_TEST_HOOKS}
+#: the comparisons ``functools.total_ordering`` completes from whichever one a class defines (the first of these)
+_ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 #: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and
 #: ``setup_function`` (its module-level test functions): python.extra_references
 _MODULE_SETUP_FAMILY = {"setup_module": MODULE_TEST_HOOKS, "setup_function": FUNCTION_TEST_HOOKS}
@@ -3727,6 +3750,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
     names = {n for n in names if not n.startswith(("@", "^"))}
     if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
         names.add("__ne__")
+    if "total_ordering" in names:  # a class gaining or losing it: its comparisons run other methods
+        names.update(_ORDERING)
     if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
         names.add("__getitem__")
     if "__getattr__" in names or "__setattr__" in names or "__getattribute__" in names:

@@ -3816,3 +3816,104 @@ def test_functions_returned_by_look_ups_a_collection_holds_are_called_where_the_
     found = calls(edges, "pkg/checkers.py::check_type_internal")
     assert {"builtin_checker_lookup"} <= {d[1] for d in found if d[2] == "table"}
     assert {d[1] for d in found if d[2] == "returned"} == {"check_list", "check_set", "check_protocol"}
+
+
+def test_names_unpacked_from_an_item_of_a_table_hold_its_parts(repo: Path, tmp_path: Path) -> None:
+    # h2's state machine: `func, target_state = _transitions[(self.state, input_)]` then `func(self, previous)`
+    files = {
+        "pkg/machine.py": (
+            "class Machine:\n"
+            "    def __init__(self):\n        self.state = 'idle'\n\n"
+            "    def open(self, previous):\n        return ['opened']\n\n"
+            "    def close(self, previous):\n        return ['closed']\n\n"
+            "    def process(self, event):\n"
+            "        func, target = _transitions[(self.state, event)]\n"
+            "        previous, self.state = self.state, target\n"
+            "        return func(self, previous)\n\n\n"
+            "def unrelated(self, previous):\n    return []\n\n\n"
+            "_transitions = {\n"
+            "    ('idle', 'send'): (Machine.open, 'open'),\n"
+            "    ('open', 'end'): (Machine.close, 'closed'),\n"
+            "}\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    process = calls(edges, "pkg/machine.py::Machine.process")
+    assert {(q, r) for _p, q, r in process} >= {("Machine.open", "table"), ("Machine.close", "table")}
+    assert not any(q == "unrelated" for _p, q, _r in process)
+
+
+def test_what_a_function_binds_to_a_name_it_declares_global_is_the_modules(repo: Path, tmp_path: Path) -> None:
+    # u-msgpack-python's `__init()`: `global pack, _unpack_table`, then `pack = _pack3` and `_unpack_table[k] = f`
+    files = {
+        "pkg/codec.py": (
+            "def _pack3(obj):\n    return bytes(obj)\n\n\n"
+            "def _unpack_int(code):\n    return int(code)\n\n\n"
+            "def _unpack(code):\n    return _unpack_table[code](code)\n\n\n"
+            "def local_only():\n    _scratch = {}\n    _scratch[1] = _unpack_int\n    return _scratch\n\n\n"
+            "def __init():\n"
+            "    global pack, _unpack_table\n"
+            "    pack = _pack3\n"
+            "    _unpack_table = {}\n"
+            "    _unpack_table[1] = _unpack_int\n\n\n"
+            "__init()\n"
+        ),
+        "pkg/use.py": "from pkg.codec import pack\n\n\ndef dump(obj):\n    return pack(obj)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/codec.py", "_unpack_int", "table") in calls(edges, "pkg/codec.py::_unpack")
+    assert ("pkg/codec.py", "_pack3") in {(p, q) for p, q, _r in calls(edges, "pkg/use.py::dump")}
+    # the importer follows when the function stops declaring the name global
+    changed = files["pkg/codec.py"].replace("    global pack, _unpack_table\n", "    global _unpack_table\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/codec.py": changed})
+    assert not {q for _p, q, _r in calls(edges, "pkg/use.py::dump")} & {"_pack3"}
+
+
+def test_a_field_of_the_class_body_called_on_self_is_no_method_of_another_class(repo: Path, tmp_path: Path) -> None:
+    # attrs' `_OptionalValidator` says `validator = attrib()` and calls `self.validator(...)`: not
+    # `_CountingAttr.validator`, a method of an unrelated class; a subclass's method of that name stays a candidate
+    files = {
+        "pkg/fields.py": (
+            "def attrib():\n    return None\n\n\n"
+            "class Counting:\n    def validator(self, meth):\n        return meth\n\n\n"
+            "class Optional:\n    validator = attrib()\n\n"
+            "    def __call__(self, value):\n        return self.validator(value)\n\n\n"
+            "class Base:\n    check = None\n\n"
+            "    def run(self, value):\n        return self.check(value)\n\n\n"
+            "class Strict(Base):\n    def check(self, value):\n        return value\n\n\n"
+            "class Other:\n    def check(self, value):\n        return value\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert "Counting.validator" not in {q for _p, q, _r in calls(edges, "pkg/fields.py::Optional.__call__")}
+    run = {q for _p, q, _r in calls(edges, "pkg/fields.py::Base.run")}
+    assert "Strict.check" in run
+    assert "Other.check" not in run
+
+
+def test_a_comparison_on_a_fixture_value_runs_its_class_methods_and_total_ordering_fills_in(
+    repo: Path, tmp_path: Path
+) -> None:
+    # attrs' test_version_info.py: `@pytest.fixture(name="vi")` returns a VersionInfo, `vi != other`, `vi <= (19, 2)`;
+    # VersionInfo defines __eq__ and __lt__ under `@total_ordering`
+    files = {
+        "pkg/version.py": (
+            "from functools import total_ordering\n\n\n@total_ordering\nclass Version:\n"
+            "    def __init__(self, n):\n        self.n = n\n\n"
+            "    def __eq__(self, other):\n        return self.n == other\n\n"
+            "    def __lt__(self, other):\n        return self.n < other\n"
+        ),
+        "tests/test_version.py": (
+            "import pytest\n\nfrom pkg.version import Version\n\n\n"
+            "@pytest.fixture(name='vi')\ndef _vi():\n    return Version(1)\n\n\n"
+            "def test_ne(vi):\n    assert vi != 2\n\n\n"
+            "def test_le():\n    v = Version(1)\n    assert v <= 2\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/version.py", "Version.__eq__") in {(p, q) for p, q, _r in calls(edges, "tests/test_version.py::test_ne")}
+    assert ("pkg/version.py", "Version.__lt__") in {(p, q) for p, q, _r in calls(edges, "tests/test_version.py::test_le")}
+    # the class losing total_ordering: `<=` runs nothing of it, incrementally as in a full index
+    plain = files["pkg/version.py"].replace("@total_ordering\n", "")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/version.py": plain})
+    assert ("pkg/version.py", "Version.__lt__") not in {(p, q) for p, q, _r in calls(edges, "tests/test_version.py::test_le")}

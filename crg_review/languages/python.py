@@ -805,17 +805,19 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
         value = _item_value(body.child_by_field_name("value")) if body is not None and body.type == "pair" else None
         if value is not None:
             out.append(("item", left, value))
-    if left_kind == "identifier":
+    if left_kind == "identifier" or left_kind in ("pattern_list", "tuple_pattern"):
         # (assignment left: (identifier) @name right: [(subscript value: [(identifier) (attribute)] @receiver)
         #   (call function: (attribute object: [(identifier) (attribute)] @receiver attribute: (identifier) @_get))])
-        #   @reference.lookup (#eq? @_get "get"): the variable holds an item of the collection (`f = TABLE.get(k)`)
+        #   @reference.lookup (#eq? @_get "get"): the variable holds an item of the collection (`f = TABLE.get(k)`);
+        #   each name unpacked from one holds a part of it (h2's `func, target_state = _transitions[(state, input_)]`)
         container = right.child_by_field_name("value") if right_kind == "subscript" else None
         if function is not None and function.type == "attribute" and _field_type(function, "attribute") == "identifier":
             method = function.child_by_field_name("attribute")
             if source[method.start_byte : method.end_byte] == b"get":
                 container = function.child_by_field_name("object")
         if container is not None and container.type in _NAMES:
-            out.append(("lookup", left, container))
+            names = [left] if left_kind == "identifier" else [n for n in left.named_children if n.type == "identifier"]
+            out.extend(("lookup", name, container) for name in names)
     if left_kind == "subscript" and _field_type(left, "value") in _NAMES:
         # (assignment left: (subscript value: [(identifier) (attribute)] @name) right: [(identifier) (attribute) (call
         #   function: [(identifier) (attribute)])] @receiver) @reference.item: `self.handlers[node] = handler`
@@ -1800,6 +1802,7 @@ _BUILTINS = frozenset(dir(builtins))
 def finalize(result: ParseResult) -> None:
     """Drop value references that cannot name a definition: parameters and locals of their own
     scope, and builtins. They are most of what `ref` patterns catch and would only fill the index."""
+    _module_globals(result)
     locals_by_scope: dict[str, set[str]] = {}
     for s in result.symbols:
         if s.params:
@@ -2021,6 +2024,25 @@ def finalize(result: ParseResult) -> None:
             if called in typed:  # a variable called: its class's __call__, or a class object constructed
                 refs.append(Reference("call", "__call__", called, r.line, r.scope, r.arity, r.keywords))
     result.references = refs
+
+
+#: the facts that bind a name (or fill the collection it names): those of a name a function declares ``global`` are the
+#: module's
+_BINDING_FACTS = frozenset(("assign", "alias", "item", "lookup", "element", "unpack", "namestr"))
+
+
+def _module_globals(result: ParseResult) -> None:
+    """Give the module the facts a function states about a name it declares ``global``: u-msgpack-python's ``__init()``
+    sets ``pack = _pack3`` and fills ``_unpack_dispatch_table[code] = _unpack_integer`` for the module's other
+    functions to use."""
+    declared = {(r.scope, r.name) for r in result.references if r.kind == "global"}
+    if not declared:
+        return
+    result.references = [
+        r._replace(scope=MODULE_QUALNAME) if r.kind in _BINDING_FACTS and (r.scope, r.name) in declared else r
+        for r in result.references
+        if r.kind != "global"
+    ]
 
 
 def _own_class_init(r: Reference) -> Reference:
@@ -2250,6 +2272,8 @@ def _typed_values(result: ParseResult) -> set[str]:
             out.add(r.name)
             if r.scope in classes and "." not in r.name:
                 out.update((f"self.{r.name}", f"cls.{r.name}"))
+        elif r.kind == "fixture" and not r.receiver:  # a parameter a fixture gives: what it returns (attrs' `vi != other`)
+            out.add(r.name)
     return out
 
 

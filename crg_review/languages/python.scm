@@ -50,6 +50,8 @@
 (assignment right: (expression_list (identifier) @name) @reference.ref)
 (assignment right: (expression_list (attribute) @expand.ref))
 (return_statement (identifier) @name) @reference.ref
+; `global pack` in a function: what it then binds to `pack` is the module's (in finalize)
+(global_statement (identifier) @name) @reference.global
 ; `return self._run`: a bound method handed out, called by whoever calls what the function returns
 (return_statement (attribute) @expand.ref)
 
