@@ -891,13 +891,16 @@ class Graph:
         ).fetchone()
         if count == 0 or count > RECEIVER_GUESS_MAX_REFS:
             return []
+        # not the sites the resolver pinned to this very method (h2's `H2StreamStateMachine.recv_alt_svc` named in a
+        # module-level table: a reference of the method, no call on an unknown object)
+        pinned = {(r[0], r[1]) for r in self.conn.execute("SELECT src_id, line FROM edges WHERE dst_id=?", (method.id,))}
         sites: dict[int, int] = {}
         for scope, line, receiver in self.conn.execute(
             "SELECT scope_id, line, receiver FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''"
             + outside,
             (method.name,),
         ):
-            if receiver not in ("self", "cls") and not receiver.startswith("super"):
+            if receiver not in ("self", "cls") and not receiver.startswith("super") and (scope, line) not in pinned:
                 sites.setdefault(scope, line)
         if not sites:
             return []
@@ -1070,7 +1073,9 @@ class Graph:
             bound = all(p.isidentifier() for p in receiver.split(".")) and (
                 receiver.partition(".")[0] in self._import_bindings(file_id)
             )
-            if scope != exclude and not bound:  # `importlib.import_module(conf).V` is no import's
+            # (`self.V` is an instance's or a class's own: h2's H2ConnectionStateMachine reads its class's `_transitions`,
+            # no module's table of that name)
+            if scope != exclude and not bound and receiver not in ("self", "cls"):  # `importlib.import_module(conf).V`
                 out.setdefault(scope, line)
         return out
 
@@ -1105,6 +1110,11 @@ class Graph:
                 )
             ]
         return self._file_refs[file_id]
+
+    def kept_at(self, module: Node, line: int) -> bool:
+        """Whether the module body assigns what it computes at ``line`` to a variable (``_default_decoder =
+        HjsonDecoder(...)``)."""
+        return any(r[0] == module.id and r[4] == line and r[1] in ("assign", "alias") for r in self._refs_of(module.file_id))
 
     def _importers_of(self, file_id: int, module_name: str, variable: str) -> list[tuple[int, int, int, str]]:
         """Imports of a module-level ``variable`` of a file: (scope, file, line, the name or dotted expression the
@@ -2347,6 +2357,12 @@ def walk_tests(
                     graph.nodes(missing)
             made_only = only.get(dst)
             maker_only = made_only in ("closure", "wrapped")
+            # reached only as a function stored by the scopes above (`self.parse_mlstring = mlscanstring` in hjson's
+            # HjsonDecoder.__init__): a module body making such an object at import and keeping it in a variable holds
+            # the change, it does not run it; whoever uses the variable later does, through the graph (:func:`_holds`).
+            # Handed to a call instead (idna's `codecs.register(search_function)`), its users are not known: the
+            # module's importers stand for them
+            held = made_only == "held"
             for e in edges:
                 src = cache.get(e.src)
                 if src is None:
@@ -2364,11 +2380,11 @@ def walk_tests(
                         _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
                     continue
                 runs_on_import = src.kind == "module" and (
-                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
+                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE and not (held and graph.kept_at(src, e.line)))
                     or e.resolution == "import-time"
                     or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
-                class_body = e.kind == "call" and src.kind in _CLASS_KINDS and graph.runs_on_import(src)
+                class_body = e.kind == "call" and not held and src.kind in _CLASS_KINDS and graph.runs_on_import(src)
                 if runs_on_import or (class_body and (not src.in_test_file or e.confidence >= TEST_EDGE_MIN_CONFIDENCE)):
                     # module or class body code runs the change whenever the module is imported (a test class's
                     # `variant = TypeBuilder.make_variant(...)`: its module fails to import, every test in it fails)
@@ -2432,6 +2448,8 @@ def _reach(
     how = "decorated" if e.resolution == "decorated" else "closure" if _makes_closure(e, node) else ""
     if how == "closure" and only.get(node.id) == "decorated":
         how = "wrapped"  # the maker of a wrapper reached from a function it wraps: its other decorations wrap others
+    elif not how and _holds(e, src, node, only):
+        how = "held"
     if not how:
         plain.add(e.src)
         only.pop(e.src, None)
@@ -2449,6 +2467,17 @@ def _reach(
         added = bits & ~prev[2]
         state[e.src] = (prev[0], prev[1], prev[2] | added)
         nxt[e.src] = nxt.get(e.src, 0) | added
+
+
+def _holds(e: EdgeIn, src: Node, node: Node, only: dict[int, str]) -> bool:
+    """Whether ``src`` only keeps ``node`` for later, in :func:`walk_tests`: a function or method naming a function
+    without calling it (``self.parse_mlstring = mlscanstring``), or calling one that only keeps the change so (making
+    the object that holds it: ``HjsonDecoder(...)``, or a factory of such objects)."""
+    if src.kind not in _FUNCTION_KINDS:
+        return False
+    if e.kind == "ref":
+        return node.kind in _FUNCTION_KINDS
+    return e.kind == "call" and only.get(node.id) == "held"
 
 
 def _window_step(src: Node, dst: Node) -> int:
@@ -3626,6 +3655,15 @@ def _analyze(
         ),
         key=attrgetter("depth", "nodeid"),
     )
+    # tests a plain `pytest` run never collects (outside the settings' testpaths: attrs' `bench/`, with `testpaths =
+    # "tests"`) are not the suite's; given by id they would run anyway, with plug-ins the suite does not load. A changed
+    # one stays: whoever changed it may run it
+    settings = graph.doctest_settings()
+    if settings is not None and settings.testpaths:
+        kept = [t for t in review.tests if t.reason == "changed" or not t.file.endswith(".py") or settings.collects_from(t.file)]
+        if len(kept) < len(review.tests):
+            review.stats["tests_outside_testpaths"] = len(review.tests) - len(kept)
+            review.tests = kept
 
     # rules on changed symbols
     tested_bits = 0

@@ -12,6 +12,8 @@ pytest reads its settings from the first of ``pytest.ini``, ``.pytest.ini``, ``p
 from __future__ import annotations
 
 import configparser
+import fnmatch
+import posixpath
 import re
 import shlex
 from collections.abc import Callable
@@ -26,6 +28,8 @@ PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
 #: pytest's doctest glob when none is given
 DEFAULT_GLOB = "test*.txt"
+#: a ``testpaths`` entry that is a glob pattern (pytest 7 and later expand them)
+_GLOB = re.compile(r"[*?[]")
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,10 @@ class DoctestSettings:
 
     def collects_from(self, path: str) -> bool:
         """Whether a plain ``pytest`` run collects from ``path`` (it is below ``testpaths``, or none is set)."""
-        return not self.testpaths or any(path == p or path.startswith(p + "/") for p in self.testpaths)
+        return not self.testpaths or any(
+            path == p or path.startswith(p + "/") or (_GLOB.search(p) is not None and fnmatch.fnmatchcase(path, p + "/*"))
+            for p in self.testpaths
+        )
 
 
 #: the files pytest reads its settings from, first found with its section wins (name, ini section)
@@ -132,9 +139,16 @@ def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
     return DoctestSettings(
         modules="--doctest-modules" in addopts,
         globs=tuple(globs) or (DEFAULT_GLOB,),
-        testpaths=tuple(p.strip("/") for p in testpaths if p.strip("/")),
+        testpaths=_testpaths(testpaths),
         configured=True,
     )
+
+
+def _testpaths(given: list[str]) -> tuple[str, ...]:
+    """The ``testpaths`` as repository-relative folders (``./tests/`` is ``tests``; a glob pattern stays one); none
+    when one of them is the root (``.``): a plain run then collects everywhere."""
+    paths = [posixpath.normpath(p.strip()) for p in given if p.strip()]
+    return () if "." in paths else tuple(dict.fromkeys(p.strip("/") for p in paths))
 
 
 def registered_plugins(read: Callable[[str], bytes | None]) -> set[str]:

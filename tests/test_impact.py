@@ -2583,6 +2583,101 @@ def test_a_method_run_on_an_instance_a_module_stores_is_reached_through_the_read
     assert "tests/test_plain.py::test_plain" not in tests
 
 
+def test_an_object_a_module_makes_that_only_keeps_the_changed_function_does_not_select_its_importers(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/decoder.py",
+        "def scan_multiline(text):\n    return text.strip()\n\n\n"
+        "def make_decoder():\n    return Decoder()\n\n\n"
+        "class Decoder:\n    def __init__(self):\n        self.parse_multiline = scan_multiline\n\n"
+        "    def decode(self, text):\n        return self.parse_multiline(text)\n\n\n"
+        "_default_decoder = Decoder()\n_other_decoder = make_decoder()\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(
+        repo,
+        "tests/test_decode.py",
+        "from pkg.decoder import Decoder\n\n\ndef test_decode():\n    assert Decoder().decode(' a ') == 'a'\n",
+    )
+    write(repo, "tests/test_plain.py", "from pkg.decoder import plain\n\n\ndef test_plain():\n    assert plain(1) == 1\n")
+    # idna's `codecs.register(search_function)`, a function handing out what runs the change, given to a call: who
+    # calls it is not known, the importers of the module stand for them
+    write(
+        repo,
+        "pkg/codec.py",
+        "import codecs\n\nfrom pkg.decoder import scan_multiline\n\n\n"
+        "def search(name):\n    return codecs.CodecInfo(name=name, encode=None, decode=scan_multiline)\n\n\n"
+        "codecs.register(search)\n",
+    )
+    write(repo, "tests/test_codec.py", "import pkg.codec\n\n\ndef test_registered():\n    assert pkg.codec\n")
+    commit(repo, "decoder")
+    edit(repo, "pkg/decoder.py", "    return text.strip()\n", "    return text.strip(' ')\n")
+    tests = selected(review(capsys, repo))
+    # making the decoders at import stores scan_multiline in them (directly, or through a factory): only a use of a
+    # decoder runs it, and the graph follows decode() to it
+    assert "tests/test_decode.py::test_decode" in tests
+    assert not {"tests/test_plain.py::test_plain", "tests/test_plain.py"} & set(tests)
+    assert "tests/test_codec.py::test_registered" in tests
+
+
+def test_tests_outside_the_settings_testpaths_are_not_listed_unless_changed(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    write(repo, "pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    write(repo, "bench/test_speed.py", "from pkg.core import api\n\n\ndef test_speed():\n    assert api(2)\n")
+    commit(repo, "bench")
+    edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
+    data = review(capsys, repo)
+    tests = selected(data)
+    # attrs' `bench/` with `testpaths = "tests"`: a plain pytest run never collects it
+    assert "tests/test_chain.py::test_api" in tests
+    assert not [t for t in tests if t.startswith("bench/")]
+    assert data["stats"]["tests_outside_testpaths"] == 1
+    edit(repo, "bench/test_speed.py", "api(2)", "api(3)")
+    assert "bench/test_speed.py::test_speed" in selected(review(capsys, repo))
+
+
+def test_a_method_a_module_table_names_through_its_class_is_run_by_the_readers_of_the_table(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/machine.py",
+        "from typing import Callable\n\n\nclass Machine:\n    def on_open(self):\n        return 'open'\n\n"
+        "    def close(self):\n        return self._transitions\n\n\n"
+        "def process(machine, key):\n    handler, _state = _transitions[key]\n    return handler(machine)\n\n\n"
+        "_transitions: dict[str, tuple[Callable[[Machine], str], str]] = {'open': (Machine.on_open, 'opened')}\n\n\n"
+        "def plain(value):\n    return value\n",
+    )
+    write(
+        repo,
+        "tests/test_process.py",
+        "from pkg.machine import Machine, process\n\n\ndef test_process():\n    assert process(Machine(), 'open')\n",
+    )
+    write(repo, "tests/test_plain.py", "from pkg.machine import Machine, plain\n\n\ndef test_plain():\n    assert plain(Machine)\n")
+    commit(repo, "machine")
+    edit(repo, "pkg/machine.py", "        return 'open'\n", "        return 'opened'\n")
+    tests = selected(review(capsys, repo))
+    # h2's state machine: `Machine.on_open` in the table is a reference of the method (no call on an unknown object
+    # that uses Machine)
+    assert "tests/test_process.py::test_process" in tests
+    assert not {"tests/test_plain.py::test_plain", "tests/test_plain.py"} & set(tests)
+    # handed out by a function that reads the table, the function stands for the module; `self._transitions` is an
+    # instance's attribute, no read of the module's table by a scope no import explains
+    edit(repo, "pkg/machine.py", "def process(machine, key):\n    handler, _state = _transitions[key]\n    return handler(machine)\n",
+         "def handler_for(key):\n    return _transitions[key][0]\n")
+    edit(repo, "tests/test_process.py", "Machine, process", "Machine, handler_for")
+    edit(repo, "tests/test_process.py", "process(Machine(), 'open')", "handler_for('open')(Machine())")
+    commit(repo, "handler_for")
+    edit(repo, "pkg/machine.py", "        return 'opened'\n", "        return 'open'\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_process.py::test_process" in tests
+    assert not {"tests/test_plain.py::test_plain", "tests/test_plain.py"} & set(tests)
+
+
 def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its_module(
     tmp_path: Path, capsys: Any
 ) -> None:

@@ -64,3 +64,16 @@ def test_python_files_from_each_kind_of_settings_file() -> None:
     assert python_files_setting(reader({"pyproject.toml": listed})) == ("tests.py", "test_*.py", "*_tests.py")
     spaced = '[tool.pytest.ini_options]\npython_files = "Test*.py examples/*.py"\n'
     assert python_files_setting(reader({"pyproject.toml": spaced})) == ("Test*.py", "examples/*.py")
+
+
+def test_testpaths_are_folders_of_the_repository_and_may_be_globs() -> None:
+    # docopt-ng's `testpaths = ["./tests"]`; a `.` among them is the root: a plain run collects everywhere
+    docopt = '[tool.pytest.ini_options]\ntestpaths = ["./tests"]\n'
+    settings = doctest_settings(reader({"pyproject.toml": docopt}))
+    assert settings.testpaths == ("tests",)
+    assert settings.collects_from("tests/test_docopt.py")
+    assert not settings.collects_from("bench/test_speed.py")
+    assert doctest_settings(reader({"pytest.ini": "[pytest]\ntestpaths = . tests\n"})).testpaths == ()
+    globbed = doctest_settings(reader({"pytest.ini": "[pytest]\ntestpaths = src/*/tests\n"}))
+    assert globbed.collects_from("src/pkg/tests/test_x.py")
+    assert not globbed.collects_from("src/pkg/test_x.py")
