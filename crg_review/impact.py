@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import groupby
 from operator import attrgetter, itemgetter
@@ -190,6 +190,8 @@ RUNNER_PACKAGES = frozenset(("pytest", "_pytest", "pluggy", "iniconfig"))
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
 #: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
+#: a pytest ``testpaths`` entry that is a glob pattern
+_GLOB_CHARS = re.compile(r"[*?[]")
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
 #: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
 _COPY_METHODS = frozenset(
@@ -1111,10 +1113,24 @@ class Graph:
             ]
         return self._file_refs[file_id]
 
-    def kept_at(self, module: Node, line: int) -> bool:
-        """Whether the module body assigns what it computes at ``line`` to a variable (``_default_decoder =
-        HjsonDecoder(...)``)."""
-        return any(r[0] == module.id and r[4] == line and r[1] in ("assign", "alias") for r in self._refs_of(module.file_id))
+    def has_files_under(self, folder: str) -> bool:
+        """Whether the index holds a file below ``folder`` (a glob pattern of folders, as pytest's testpaths take)."""
+        if _GLOB_CHARS.search(folder):
+            return any(fnmatch.fnmatchcase(r[0], folder + "/*") for r in self.conn.execute("SELECT path FROM files"))
+        prefix = folder + "/"
+        return self.conn.execute("SELECT 1 FROM files WHERE substr(path, 1, ?) = ? LIMIT 1", (len(prefix), prefix)).fetchone() is not None
+
+    def kept_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a call ``edge`` of the module body whose result only holds ``fn`` (walk_tests' "held"): the scopes that
+        read the module-level variables the body keeps it in (``_default_decoder = HjsonDecoder(...)``, read by
+        ``loads``), as edges into ``fn``; None when it keeps it in none, or when they are not all known
+        (:meth:`_readers_of`): the module's importers then stand for its users."""
+        variables = [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[4] == edge.line and r[1] in ("assign", "alias") and r[2].isidentifier()
+        ]
+        return self._readers_of(module, fn, variables, edge.confidence) if variables else None
 
     def _importers_of(self, file_id: int, module_name: str, variable: str) -> list[tuple[int, int, int, str]]:
         """Imports of a module-level ``variable`` of a file: (scope, file, line, the name or dotted expression the
@@ -2359,9 +2375,10 @@ def walk_tests(
             maker_only = made_only in ("closure", "wrapped")
             # reached only as a function stored by the scopes above (`self.parse_mlstring = mlscanstring` in hjson's
             # HjsonDecoder.__init__): a module body making such an object at import and keeping it in a variable holds
-            # the change, it does not run it; whoever uses the variable later does, through the graph (:func:`_holds`).
-            # Handed to a call instead (idna's `codecs.register(search_function)`), its users are not known: the
-            # module's importers stand for them
+            # the change, it does not run it; whoever reads the variable may (:func:`_holds`, Graph.kept_readers).
+            # Handed to a call instead (idna's `codecs.register(search_function)`), or read where the graph cannot
+            # follow (the module body itself, mistune's `html = create_markdown(...)` used below it), its users are
+            # not known: the module's importers stand for them
             held = made_only == "held"
             for e in edges:
                 src = cache.get(e.src)
@@ -2379,8 +2396,16 @@ def walk_tests(
                     if made_only == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
                         _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
                     continue
+                if held and src.kind == "module" and e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
+                    readers = graph.kept_readers(src, node, e)
+                    if readers is not None:  # the scopes reading the variable the object is kept in stand for the module
+                        graph.nodes([r.src for r in readers])
+                        for r in readers:
+                            if r.src in cache:
+                                _reach(state, levels, nxt, plain, only, r, cache[r.src], node, bits, depth, level, reason)
+                        continue
                 runs_on_import = src.kind == "module" and (
-                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE and not (held and graph.kept_at(src, e.line)))
+                    (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                     or e.resolution == "import-time"
                     or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
@@ -3659,6 +3684,10 @@ def _analyze(
     # "tests"`) are not the suite's; given by id they would run anyway, with plug-ins the suite does not load. A changed
     # one stays: whoever changed it may run it
     settings = graph.doctest_settings()
+    if settings is not None and settings.testpaths:
+        # (pytest skips the testpaths that match nothing, and collects from the root when none does: wheel's
+        # `testpaths = ["test"]` with its tests in `tests/`)
+        settings = replace(settings, testpaths=tuple(p for p in settings.testpaths if graph.has_files_under(p)))
     if settings is not None and settings.testpaths:
         kept = [t for t in review.tests if t.reason == "changed" or not t.file.endswith(".py") or settings.collects_from(t.file)]
         if len(kept) < len(review.tests):

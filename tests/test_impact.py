@@ -2637,6 +2637,12 @@ def test_tests_outside_the_settings_testpaths_are_not_listed_unless_changed(tmp_
     assert data["stats"]["tests_outside_testpaths"] == 1
     edit(repo, "bench/test_speed.py", "api(2)", "api(3)")
     assert "bench/test_speed.py::test_speed" in selected(review(capsys, repo))
+    # testpaths that match no folder are skipped, and with none left pytest collects from the root (wheel's
+    # `testpaths = ["test"]`, its tests in `tests/`)
+    write(repo, "pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["test"]\n')
+    commit(repo, "testpaths")
+    edit(repo, "pkg/core.py", "    x = x or 0\n", "    x = x or 1\n")
+    assert {"tests/test_chain.py::test_api", "bench/test_speed.py::test_speed"} <= set(selected(review(capsys, repo)))
 
 
 def test_a_method_a_module_table_names_through_its_class_is_run_by_the_readers_of_the_table(
