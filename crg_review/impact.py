@@ -2395,6 +2395,11 @@ def walk_tests(
                     # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
                     if made_only == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
                         _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
+                    if made_only == "closure" and src.kind == "module" and src.in_test_file and not _is_conftest(src.path):
+                        # a test module making such functions on import makes its tests, which the index cannot name
+                        # (yamllint's `setattr(SpecificationTestCase, "test_" + name, _gen_test(...))`): the file
+                        _add_hit(hits, _file_test(src.path), "", depth + 1, "graph", bits)
+                        window.found(bits, level + 1)
                     continue
                 if held and src.kind == "module" and e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
                     readers = graph.kept_readers(src, node, e)

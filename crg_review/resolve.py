@@ -3462,6 +3462,13 @@ class Resolver:
         same = [c for c in candidates if c.file_id == fid and c.id != scope.id]
         if same:
             return [Target(same[0], "fixture", 1.0)]
+        # imported into the test module (vulture's `from . import v`, a fixture of tests/__init__.py): pytest finds it
+        # among the module's names
+        module = self.module_symbol(fid)
+        imported = [t.sym for t in self.lookup(fid, module, name)] if module is not None else []
+        hit = [c for c in candidates if c in imported and c.id != scope.id]
+        if hit:
+            return [Target(hit[0], "fixture", 1.0)]
         directory = posixpath.dirname(path)
         while True:
             conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"

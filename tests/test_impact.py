@@ -2684,6 +2684,25 @@ def test_a_method_a_module_table_names_through_its_class_is_run_by_the_readers_o
     assert not {"tests/test_plain.py::test_plain", "tests/test_plain.py"} & set(tests)
 
 
+def test_a_test_module_that_makes_test_methods_with_a_maker_on_import_is_selected_as_a_file(
+    tmp_path: Path, capsys: Any
+) -> None:
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_spec.py",
+        "import unittest\n\nfrom pkg.core import api\n\n\nclass SpecTestCase(unittest.TestCase):\n    pass\n\n\n"
+        "def _gen_test(value):\n    def test(self):\n        self.assertTrue(api(value))\n    return test\n\n\n"
+        "for name in ('one', 'two'):\n    setattr(SpecTestCase, 'test_' + name, _gen_test(1))\n",
+    )
+    commit(repo, "spec")
+    edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
+    tests = selected(review(capsys, repo))
+    # yamllint's spec examples: the module attaches a test per example at import, named from data
+    assert "tests/test_spec.py" in tests
+    assert "tests/test_chain.py::test_api" in tests
+
+
 def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its_module(
     tmp_path: Path, capsys: Any
 ) -> None:

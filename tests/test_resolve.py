@@ -3917,3 +3917,16 @@ def test_a_comparison_on_a_fixture_value_runs_its_class_methods_and_total_orderi
     plain = files["pkg/version.py"].replace("@total_ordering\n", "")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/version.py": plain})
     assert ("pkg/version.py", "Version.__lt__") not in {(p, q) for p, q, _r in calls(edges, "tests/test_version.py::test_le")}
+
+
+def test_a_fixture_imported_into_the_test_module_is_the_one_its_tests_take(repo: Path, tmp_path: Path) -> None:
+    # vulture's tests: `v` is a fixture of tests/__init__.py, and each test module says `from . import v`
+    files = {
+        "tests/__init__.py": "import pytest\n\n\n@pytest.fixture\ndef v():\n    return 1\n",
+        "tests/test_a.py": "from . import v\n\nassert v\n\n\ndef test_x(v):\n    assert v\n",
+        "other/helpers.py": "import pytest\n\n\n@pytest.fixture\ndef v():\n    return 2\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    fixtures = {(e[0], e[1], e[2], e[3]) for e in edges if e[4] == "fixture"}
+    assert ("tests/test_a.py", "test_x", "tests/__init__.py", "v") in fixtures
+    assert not any(f[2] == "other/helpers.py" for f in fixtures)
