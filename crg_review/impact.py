@@ -190,6 +190,8 @@ RUNNER_PACKAGES = frozenset(("pytest", "_pytest", "pluggy", "iniconfig"))
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
 #: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
+#: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
+_SETATTR_SPAN = 3
 #: a pytest ``testpaths`` entry that is a glob pattern
 _GLOB_CHARS = re.compile(r"[*?[]")
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
@@ -1119,6 +1121,18 @@ class Graph:
             return any(fnmatch.fnmatchcase(r[0], folder + "/*") for r in self.conn.execute("SELECT path FROM files"))
         prefix = folder + "/"
         return self.conn.execute("SELECT 1 FROM files WHERE substr(path, 1, ?) = ? LIMIT 1", (len(prefix), prefix)).fetchone() is not None
+
+    def makes_tests_at(self, module: Node, line: int) -> bool:
+        """Whether the module body makes what it computes at ``line`` a test: an attribute a ``setattr`` call sets
+        (starting up to a few lines above: its arguments may span lines) or a variable named like a test."""
+        return any(
+            r[0] == module.id
+            and (
+                (r[1] == "call" and r[2] == "setattr" and line - _SETATTR_SPAN <= r[4] <= line)
+                or (r[1] in ("assign", "alias") and r[4] == line and r[2].startswith("test"))
+            )
+            for r in self._refs_of(module.file_id)
+        )
 
     def kept_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
         """For a call ``edge`` of the module body whose result only holds ``fn`` (walk_tests' "held"): the scopes that
@@ -2395,8 +2409,14 @@ def walk_tests(
                     # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
                     if made_only == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
                         _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
-                    if made_only == "closure" and src.kind == "module" and src.in_test_file and not _is_conftest(src.path):
-                        # a test module making such functions on import makes its tests, which the index cannot name
+                    if (
+                        made_only == "closure"
+                        and src.kind == "module"
+                        and src.in_test_file
+                        and not _is_conftest(src.path)
+                        and graph.makes_tests_at(src, e.line)
+                    ):
+                        # a test module making such functions into tests on import, whose names the index lacks
                         # (yamllint's `setattr(SpecificationTestCase, "test_" + name, _gen_test(...))`): the file
                         _add_hit(hits, _file_test(src.path), "", depth + 1, "graph", bits)
                         window.found(bits, level + 1)

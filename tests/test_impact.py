@@ -2693,7 +2693,7 @@ def test_a_test_module_that_makes_test_methods_with_a_maker_on_import_is_selecte
         "tests/test_spec.py",
         "import unittest\n\nfrom pkg.core import api\n\n\nclass SpecTestCase(unittest.TestCase):\n    pass\n\n\n"
         "def _gen_test(value):\n    def test(self):\n        self.assertTrue(api(value))\n    return test\n\n\n"
-        "for name in ('one', 'two'):\n    setattr(SpecTestCase, 'test_' + name, _gen_test(1))\n",
+        "for name in ('one', 'two'):\n    setattr(SpecTestCase, 'test_' + name,\n            _gen_test(1))\n",
     )
     commit(repo, "spec")
     edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
