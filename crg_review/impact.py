@@ -222,6 +222,20 @@ _OUTSIDE_PROTOCOLS = {
     "Filter": frozenset(("filter",)),
     "NodeVisitor": frozenset(("generic_visit",)),
     "NodeTransformer": frozenset(("generic_visit",)),
+    # requests calls a mounted transport adapter's (requests-mock's `Adapter(BaseAdapter).send`, after `session.mount`)
+    "BaseAdapter": frozenset(("send", "close")),
+    "HTTPAdapter": frozenset(("send", "close", "build_response", "get_connection", "cert_verify", "add_headers")),
+    # html.parser's `feed()` calls a parser subclass's handlers
+    "HTMLParser": frozenset(
+        (
+            "handle_starttag", "handle_endtag", "handle_startendtag", "handle_data", "handle_comment",
+            "handle_entityref", "handle_charref", "handle_decl", "handle_pi", "unknown_decl",
+        )
+    ),
+    # socketserver and http.server call a request handler's
+    "BaseRequestHandler": frozenset(("setup", "handle", "finish")),
+    "StreamRequestHandler": frozenset(("setup", "handle", "finish")),
+    "BaseHTTPRequestHandler": frozenset(("do_GET", "do_POST", "do_PUT", "do_DELETE", "do_HEAD", "do_PATCH", "log_message")),
 }
 _OUTSIDE_PROTOCOL_NAMES = frozenset(n for names in _OUTSIDE_PROTOCOLS.values() for n in names)
 #: methods the import system calls on any object in ``sys.meta_path`` or ``sys.path_hooks`` (a duck-typed protocol:

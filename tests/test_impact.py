@@ -2388,6 +2388,36 @@ def test_an_override_of_an_outside_base_method_is_reached_from_the_users_of_its_
     assert "tests/test_building.py::test_make" in selected(review(capsys, repo))
 
 
+def test_methods_requests_and_html_parser_call_are_reached_from_the_uses_of_their_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # requests-mock's `Adapter(BaseAdapter).send`, which requests runs once a test mounts the adapter (a direct call
+    # of it elsewhere does not make the class's uses less its callers); html2text's `HTML2Text(HTMLParser)` handlers,
+    # which `feed()` runs
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "pkg/__init__.py",
+        "from html.parser import HTMLParser\n\nfrom requests.adapters import BaseAdapter\n\n\n"
+        "class Adapter(BaseAdapter):\n    def send(self, request, **kwargs):\n        return request\n\n\n"
+        "class Text(HTMLParser):\n    def handle_data(self, data):\n        self.out = data\n\n\n"
+        "def direct(adapter):\n    return adapter.send(None)\n",
+    )
+    write(
+        repo,
+        "tests/test_mount.py",
+        "import requests\n\nfrom pkg import Adapter\n\n\ndef test_mount():\n    s = requests.Session()\n"
+        "    s.mount('mock://', Adapter())\n",
+    )
+    write(repo, "tests/test_text.py", "from pkg import Text\n\n\ndef test_feed():\n    Text().feed('<p>x</p>')\n")
+    commit(repo, "adapters")
+    edit(repo, "pkg/__init__.py", "        return request\n", "        return request or None\n")
+    assert "tests/test_mount.py::test_mount" in selected(review(capsys, repo))
+    commit(repo, "send")
+    edit(repo, "pkg/__init__.py", "        self.out = data\n", "        self.out = data.strip()\n")
+    assert "tests/test_text.py::test_feed" in selected(review(capsys, repo))
+
+
 def test_methods_the_import_system_and_logging_call_are_reached_from_the_uses_of_their_class(
     tmp_path: Path, capsys: Any
 ) -> None:
