@@ -186,14 +186,12 @@ _BUILTIN_METHODS = frozenset(
 #: packages pytest imports whenever it runs (itself and the dependencies it imports on start-up): a project that is
 #: one of them runs its tests under the code it changes
 RUNNER_PACKAGES = frozenset(("pytest", "_pytest", "pluggy", "iniconfig"))
+#: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
+_SETATTR_SPAN = 3
 #: special methods that run where an instance is used, not where it is made: a call of the class makes one
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
 #: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
-#: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
-_SETATTR_SPAN = 3
-#: a pytest ``testpaths`` entry that is a glob pattern
-_GLOB_CHARS = re.compile(r"[*?[]")
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
 #: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
 _COPY_METHODS = frozenset(
@@ -1129,12 +1127,11 @@ class Graph:
             ]
         return self._file_refs[file_id]
 
-    def has_files_under(self, folder: str) -> bool:
-        """Whether the index holds a file below ``folder`` (a glob pattern of folders, as pytest's testpaths take)."""
-        if _GLOB_CHARS.search(folder):
-            return any(fnmatch.fnmatchcase(r[0], folder + "/*") for r in self.conn.execute("SELECT path FROM files"))
-        prefix = folder + "/"
-        return self.conn.execute("SELECT 1 FROM files WHERE substr(path, 1, ?) = ? LIMIT 1", (len(prefix), prefix)).fetchone() is not None
+    def has_files_under(self, testpath: str) -> bool:
+        """Whether the index holds a file below a pytest ``testpaths`` entry (a folder, or a glob pattern of them)."""
+        from .pytest_settings import under_testpath
+
+        return any(under_testpath(r[0], testpath) for r in self.conn.execute("SELECT path FROM files"))
 
     def makes_tests_at(self, module: Node, line: int) -> bool:
         """Whether the module body makes what it computes at ``line`` a test: an attribute a ``setattr`` call sets

@@ -41,10 +41,16 @@ class DoctestSettings:
 
     def collects_from(self, path: str) -> bool:
         """Whether a plain ``pytest`` run collects from ``path`` (it is below ``testpaths``, or none is set)."""
-        return not self.testpaths or any(
-            path == p or path.startswith(p + "/") or (_GLOB.search(p) is not None and fnmatch.fnmatchcase(path, p + "/*"))
-            for p in self.testpaths
-        )
+        return not self.testpaths or any(under_testpath(path, p) for p in self.testpaths)
+
+
+def under_testpath(path: str, testpath: str) -> bool:
+    """Whether ``path`` lies below the ``testpaths`` entry ``testpath`` (a folder, or a glob pattern of folders)."""
+    return (
+        path == testpath
+        or path.startswith(testpath + "/")
+        or (_GLOB.search(testpath) is not None and fnmatch.fnmatchcase(path, testpath + "/*"))
+    )
 
 
 #: the files pytest reads its settings from, first found with its section wins (name, ini section)
