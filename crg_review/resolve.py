@@ -2048,6 +2048,12 @@ class Resolver:
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
             cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.file(c.file_id)[1] == language]
+        if receiver and kind == "call" and language == "python" and receiver not in _SELF_NAMES:
+            plugins = self._module_family(cands)
+            if plugins:
+                # yamllint's rule modules, kept in a dict and called as `rule.check(...)`: the same function of sibling
+                # modules of one package is a protocol of modules, as an override family is of classes
+                return [Target(c, "name-match", FAMILY_CONFIDENCE, len(plugins)) for c in plugins]
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             # ambiguous, even where the receiver is named after one of the classes: glom's `spec.glomit(target,
             # scope)` with thirty classes defining glomit (one `Spec`) is a protocol of its own, whose implementations
@@ -2061,6 +2067,17 @@ class Resolver:
         return [t for t in named if t.sym.id in chosen] + [
             Target(c, "name-match", confidence, len(cands)) for c in cands if c.id not in chosen
         ]
+
+    def _module_family(self, cands: list[Sym]) -> list[Sym]:
+        """The candidates that are module-level functions of sibling modules of one folder (the largest such group),
+        when there are at least :data:`_MODULE_FAMILY_MIN` of them and they are at least three in four of the
+        candidates (none otherwise)."""
+        by_folder: dict[str, list[Sym]] = {}
+        for c in cands:
+            if c.kind == "function" and c.parent_id is not None and self.sym(c.parent_id).kind == "module":
+                by_folder.setdefault(posixpath.dirname(self.file(c.file_id)[0]), []).append(c)
+        found = max(by_folder.values(), key=len, default=[])
+        return found if len(found) >= _MODULE_FAMILY_MIN and 4 * len(found) >= 3 * len(cands) else []
 
     def _binds_in_body(self, cls: Sym, name: str) -> bool:
         """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
@@ -3484,6 +3501,8 @@ class Resolver:
 #: hooks it runs after it (an error there fails the test too: sqlitedict's subclasses' `tearDown` calling terminate()),
 #: pytest's own (xunit) hooks of a test class too
 _SETUP_FAMILY = {"setUp": CLASS_TEST_HOOKS}
+#: sibling modules defining a function of one name that make a family of plug-ins (resolve.Resolver._module_family)
+_MODULE_FAMILY_MIN = 3
 #: the comparisons ``functools.total_ordering`` completes from whichever one a class defines (the first of these)
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 #: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and

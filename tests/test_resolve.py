@@ -3930,3 +3930,20 @@ def test_a_fixture_imported_into_the_test_module_is_the_one_its_tests_take(repo:
     fixtures = {(e[0], e[1], e[2], e[3]) for e in edges if e[4] == "fixture"}
     assert ("tests/test_a.py", "test_x", "tests/__init__.py", "v") in fixtures
     assert not any(f[2] == "other/helpers.py" for f in fixtures)
+
+
+def test_a_function_of_sibling_plugin_modules_called_on_an_unknown_module_is_each_of_them(
+    repo: Path, tmp_path: Path
+) -> None:
+    # yamllint's rule modules, kept in a dict and called as `rule.check(...)` in the linter: a family of modules
+    rules = {f"pkg/rules/{n}.py": f"ID = '{n}'\n\n\ndef check(conf, token):\n    return []\n" for n in ("braces", "colons", "commas")}
+    files = {
+        **rules,
+        "pkg/rules/__init__.py": "from pkg.rules import braces, colons, commas\n\nRULES = {m.ID: m for m in (braces, colons, commas)}\n",
+        "pkg/linter.py": "def problems(rules, conf, token):\n    for rule in rules:\n        yield from rule.check(conf, token)\n",
+        "pkg/other.py": "def check(x):\n    return x\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    found = calls(edges, "pkg/linter.py::problems")
+    assert {(p, q) for p, q, _r in found} >= {(f"pkg/rules/{n}.py", "check") for n in ("braces", "colons", "commas")}
+    assert ("pkg/other.py", "check") not in {(p, q) for p, q, _r in found}
