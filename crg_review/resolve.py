@@ -293,6 +293,7 @@ class Resolver:
         self._class_callables: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
         self._one_families: dict[str, bool] = {}
+        self._module_families: dict[str, list[Sym]] = {}  # by name: Resolver._module_family
         self._base_name_cache: dict[int, frozenset[str]] = {}
         self._depth = 0
 
@@ -2048,8 +2049,10 @@ class Resolver:
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
             cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.file(c.file_id)[1] == language]
-        if receiver and kind == "call" and language == "python" and receiver not in _SELF_NAMES:
-            plugins = self._module_family(cands)
+        if receiver and kind == "call" and language == "python" and receiver not in _SELF_NAMES and not receiver.startswith("super"):
+            plugins = self._module_families.get(name)  # (the candidates of a name with a receiver are the same everywhere)
+            if plugins is None:
+                plugins = self._module_families[name] = self._module_family(cands)
             if plugins:
                 # yamllint's rule modules, kept in a dict and called as `rule.check(...)`: the same function of sibling
                 # modules of one package is a protocol of modules, as an override family is of classes
