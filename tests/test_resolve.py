@@ -3850,7 +3850,6 @@ def test_what_a_function_binds_to_a_name_it_declares_global_is_the_modules(repo:
             "def _pack3(obj):\n    return bytes(obj)\n\n\n"
             "def _unpack_int(code):\n    return int(code)\n\n\n"
             "def _unpack(code):\n    return _unpack_table[code](code)\n\n\n"
-            "def local_only():\n    _scratch = {}\n    _scratch[1] = _unpack_int\n    return _scratch\n\n\n"
             "def __init():\n"
             "    global pack, _unpack_table\n"
             "    pack = _pack3\n"
