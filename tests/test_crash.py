@@ -30,6 +30,7 @@ N_FILES = 1500
 PAUSE_AFTER = 300
 
 PAUSING = r"""
+import signal
 import sqlite3
 import sys
 
@@ -67,6 +68,8 @@ def atomic(self):
     return real_atomic(self)
 
 
+# a shell starts background jobs with SIGINT ignored, which Python then leaves so: the test sends one
+signal.signal(signal.SIGINT, signal.default_int_handler)
 store.Store.open = classmethod(open_)
 store.Store.atomic = atomic
 cli._progress_bar = lambda: (progress, lambda: None)
