@@ -769,8 +769,17 @@ class Graph:
         if node is None:
             return False
         if node.kind != "method" or node.parent_id is None:
-            return self._wired(node.id, method)
+            return self._method_to_be(node, method) or self._wired(node.id, method)
         return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
+
+    def _method_to_be(self, fn: Node, method: Node) -> bool:
+        """Whether ``fn`` is a function written to become a method of a class of its own file that has the
+        method: its first parameter is ``self`` and its file defines the method's class or a subclass (a test
+        maker's ``def test(self): self.check(...)``, attached with ``setattr(SpecTestCase, name, make(...))``)."""
+        if fn.kind not in _FUNCTION_KINDS or fn.params[:1] != ("self",):
+            return False
+        classes = self.nodes(self.class_family(method))
+        return any(c.file_id == fn.file_id and c.kind in _CLASS_KINDS for c in classes.values())
 
     def _wired(self, owner: int, method: Node) -> bool:
         """Whether a scope outside the tests that builds or names the method's class also uses ``owner`` (a
@@ -918,9 +927,21 @@ class Graph:
         ):
             if receiver not in ("self", "cls") and not receiver.startswith("super") and (scope, line) not in pinned:
                 sites.setdefault(scope, line)
+        # `self.m()` in a function written to become a method (`def test(self): self.check(...)` in a test maker)
+        loose = dict(
+            self.conn.execute(
+                "SELECT r.scope_id, min(r.line) FROM refs r JOIN symbols s ON s.id = r.scope_id WHERE r.name=?"
+                " AND r.kind IN ('call','attr') AND r.receiver = 'self' AND s.kind = 'function'"
+                " AND s.params LIKE '[\"self\"%' GROUP BY r.scope_id",
+                (method.name,),
+            )
+        )
+        if loose:
+            fns = self.nodes(loose)
+            sites.update((s, line) for s, line in loose.items() if s in fns and self._method_to_be(fns[s], method))
         if not sites:
             return []
-        users = self.family_users(method, sites)
+        users = self.family_users(method, sites) | {s for s in sites if s in loose}
         return [
             EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
             for s in sorted(users)
