@@ -361,6 +361,7 @@ class Graph:
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
         self._guesses: dict[int, list[EdgeIn]] = {}
+        self._self_sites: dict[str, list[tuple[int, int]]] | None = None  # name → `self.name` sites of would-be methods
         self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
         self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
         self._families: dict[int, frozenset[int]] = {}
@@ -927,25 +928,37 @@ class Graph:
         ):
             if receiver not in ("self", "cls") and not receiver.startswith("super") and (scope, line) not in pinned:
                 sites.setdefault(scope, line)
-        # `self.m()` in a function written to become a method (`def test(self): self.check(...)` in a test maker)
-        loose = dict(
-            self.conn.execute(
-                "SELECT r.scope_id, min(r.line) FROM refs r JOIN symbols s ON s.id = r.scope_id WHERE r.name=?"
-                " AND r.kind IN ('call','attr') AND r.receiver = 'self' AND s.kind = 'function'"
-                " AND s.params LIKE '[\"self\"%' GROUP BY r.scope_id",
-                (method.name,),
-            )
-        )
-        if loose:
-            fns = self.nodes(loose)
-            sites.update((s, line) for s, line in loose.items() if s in fns and self._method_to_be(fns[s], method))
         if not sites:
             return []
-        users = self.family_users(method, sites) | {s for s in sites if s in loose}
+        users = self.family_users(method, sites)
         return [
             EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
             for s in sorted(users)
             if s != method.id
+        ]
+
+    def self_callers(self, method: Node) -> list[EdgeIn]:
+        """``self.m()`` in functions written to become methods of a class of their file that has the method
+        (:meth:`_method_to_be`: a test maker's ``def test(self): self.check(...)``), at any depth of the walk: the
+        resolver leaves them to a name match, and nothing else says whose ``self`` it is."""
+        if method.kind != "method" or method.parent_id is None:
+            return []
+        if self._self_sites is None:
+            self._self_sites = {}
+            for scope, name, line in self.conn.execute(
+                "SELECT r.scope_id, r.name, min(r.line) FROM refs r JOIN symbols s ON s.id = r.scope_id"
+                " WHERE r.kind IN ('call','attr') AND r.receiver = 'self' AND s.kind = 'function'"
+                " AND s.params LIKE '[\"self\"%' GROUP BY r.scope_id, r.name"
+            ):
+                self._self_sites.setdefault(name, []).append((scope, line))
+        sites = self._self_sites.get(method.name)
+        if not sites:
+            return []
+        fns = self.nodes(s for s, _ in sites)
+        return [
+            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", line)
+            for s, line in sites
+            if s in fns and s != method.id and self._method_to_be(fns[s], method)
         ]
 
     # modules
@@ -2387,6 +2400,7 @@ def walk_tests(
                 edges += _made_for_tests(graph, node) + graph.copied_by(node) + graph.closure_maker(node)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
                     edges += graph.receiver_guesses(node)
+                edges += graph.self_callers(node)
             if node.name in _MODULE_HOOKS and node.kind == "function" and node.language == "python":
                 module = graph.module_symbol(node.file_id)
                 if module is not None and node.parent_id == module:

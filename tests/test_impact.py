@@ -2743,7 +2743,8 @@ def test_self_calls_in_a_function_made_to_become_a_method_of_a_class_of_its_file
         "import unittest\n\nfrom pkg.core import api\n\n\nclass RuleTestCase(unittest.TestCase):\n"
         "    def check(self, value):\n        self.assertTrue(api(value))\n",
     )
-    write(repo, "pkg/rules.py", "class Rule:\n    def check(self, value):\n        return value\n")
+    for n in range(17):  # yamllint's rule modules: too many `check`s for a name match of `self.check`
+        write(repo, f"pkg/rules/r{n}.py", "def check(value):\n    return value\n")
     maker = (
         "\n\ndef _gen_test(value):\n    def test(self):\n        self.check(value)\n    return test\n\n\n"
         "for name in ('one', 'two'):\n    setattr({cls}, 'test_' + name, _gen_test(1))\n"
@@ -2751,22 +2752,30 @@ def test_self_calls_in_a_function_made_to_become_a_method_of_a_class_of_its_file
     write(
         repo,
         "tests/test_spec.py",
-        "from tests.common import RuleTestCase\n\n\nclass SpecTestCase(RuleTestCase):\n    pass\n"
+        "from tests.common import RuleTestCase\n\n\nclass SpecTestCase(RuleTestCase):\n    rule_id = None\n"
         + maker.format(cls="SpecTestCase"),
     )
     write(
         repo,
-        "tests/test_other.py",
+        "tests/test_elsewhere.py",
         "import unittest\n\n\nclass OtherTestCase(unittest.TestCase):\n    def check(self, value):\n"
         "        self.assertTrue(value)\n" + maker.format(cls="OtherTestCase"),
+    )
+    write(repo, "tests/test_leaf.py", "from pkg.core import leaf\n\n\ndef test_leaf():\n    assert leaf(1)\n")
+    write(
+        repo,
+        "tests/test_colons.py",
+        "from tests.common import RuleTestCase\n\n\nclass ColonTestCase(RuleTestCase):\n"
+        "    def test_colons(self):\n        self.check(1)\n",
     )
     commit(repo, "spec")
     edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
     tests = selected(review(capsys, repo))
     # yamllint's spec examples: `self` of the made `test` is the class of its file the maker's tests are set on,
-    # a subclass of the one with `check`; the other file's `self.check` is its own class's
-    assert "tests/test_spec.py" in tests
-    assert not {"tests/test_other.py", "tests/test_other.py::OtherTestCase::test_one"} & set(tests)
+    # a subclass of the one with `check`, however far `check` lies from the change; the other file's
+    # `self.check` is its own class's
+    assert {"tests/test_spec.py", "tests/test_colons.py::ColonTestCase::test_colons"} <= set(tests)
+    assert not {"tests/test_elsewhere.py", "tests/test_elsewhere.py::OtherTestCase::test_one"} & set(tests)
 
 
 def test_a_table_a_module_object_is_read_from_by_name_keeps_the_importers_of_its_module(
