@@ -10,6 +10,7 @@ the resolver turns references and imports into edges between symbols.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -72,6 +73,28 @@ def param_name(param: str) -> str:
     """The name a parameter of :attr:`Symbol.params` binds: ``x=`` (a default), ``*args``, ``**kw`` → ``x``, ``args``,
     ``kw``."""
     return param.lstrip("*").rstrip("=")
+
+
+def calls_a_parameter(params: Iterable[str], refs: Iterable[tuple[str, str, str]]) -> bool:
+    """Whether a function with ``params`` calls one of them, an item of one, or a loop's variable over one, by its
+    references (kind, name, receiver): what the resolver counts as calling a parameter (a function given to it
+    runs there)."""
+    names = {param_name(p) for p in params} - {"self", "cls", ""}
+    if not names:
+        return False
+    refs = list(refs)
+    loop_over: dict[str, list[str]] = {}
+    for kind, name, receiver in refs:
+        if kind == "element":
+            loop_over.setdefault(name, []).append(receiver)
+    for kind, name, receiver in refs:
+        if kind == "lookup" and receiver in names:
+            return True
+        if kind in ("call", "callback") and not receiver and (
+            name in names or any(over in names for over in loop_over.get(name, ()))
+        ):
+            return True
+    return False
 
 
 def decorator_name(text: str) -> str:

@@ -59,6 +59,7 @@ from .model import (
     MODULE_QUALNAME,
     MODULE_TEST_HOOKS,
     RETURN_FACT,
+    calls_a_parameter,
     decorator_name,
     fixture_given_name,
     param_name,
@@ -260,6 +261,7 @@ class Resolver:
         self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
         self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
+        self._param_callers: dict[int, frozenset[int]] = {}  # file → its functions that call a parameter
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
         self._prefix_guessed: dict[tuple[str, str | None, bool], list[Target]] = {}  # :meth:`_prefix_guesses`
         self._base_items: dict[tuple[int, int], list[Sym]] = {}  # :meth:`_base_elements`
@@ -1865,6 +1867,8 @@ class Resolver:
                     # returns runs the generator's body, from here
                     for g in self._returned_generators(fid, t.sym):
                         add(scope.id, g, "call", line)
+                elif t.resolution != "name-match" and t.sym.kind in ("function", "method"):
+                    called_at.setdefault((scope.id, line), []).append(t.sym)  # given a function? (see `passed`)
                 if parent is not None and (parent.kind in ("function", "method", "module") or parent.kind in _CLASS_KINDS):
                     add(parent.id, t, "call", line)
                     if kind == "call" and t.resolution != "name-match" and t.sym.kind in ("function", "method"):
@@ -1903,6 +1907,14 @@ class Resolver:
             # call makes an instance, which runs its constructor (given too: the other callers give other classes)
             given = [Target(s, "passed", confidence) for s in [t.sym, *self._constructors(t.sym)]]
             for callee in called_at.get((src, at), ()):
+                if callee.file_id != fid:
+                    # given to a function of another file that calls a parameter (asttokens' `util.visit_tree(node,
+                    # self._visit_before_children, ...)`, whose loop calls `previsit(...)`): the edge is this file's,
+                    # made again whenever that function starts or stops calling one (store: its name changes meaning)
+                    if language == "python" and callee.id != t.sym.id and callee.id in self._parameter_callers(callee.file_id):
+                        for g in given:
+                            add(callee.id, g, "call", line)
+                    continue
                 if callee.id in calls_parameter and callee.id != t.sym.id:
                     for g in given:
                         add(callee.id, g, "call", line)
@@ -3165,6 +3177,20 @@ class Resolver:
         found = [s for s in self._returned_bound(fn, "alias", skip) if s.kind in _RETURNED_CALLABLE_KINDS]
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
+
+    def _parameter_callers(self, fid: int) -> frozenset[int]:
+        """The functions of a stored file that call a parameter, or an item of one (:func:`parameter_callers`)."""
+        found = self._param_callers.get(fid)
+        if found is None:
+            refs: dict[int, list[tuple[str, str, str]]] = {}
+            for scope, kind, name, receiver in self.conn.execute(
+                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ('call','callback','lookup','element')",
+                (fid,),
+            ):
+                refs.setdefault(scope, []).append((kind, name, receiver))
+            found = frozenset(s for s, rs in refs.items() if calls_a_parameter(self.sym(s).params, rs))
+            self._param_callers[fid] = found
+        return found
 
     def _calls_stored_parameter(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
         """For a class of the file ``fid`` whose ``__init__`` stores a parameter in an attribute (``self.func = func``):

@@ -25,6 +25,7 @@ from .model import (
     RETURN_FACT,
     ParseResult,
     Symbol,
+    calls_a_parameter,
     decorator_name,
     fixture_given_name,
     stored_method,
@@ -584,6 +585,9 @@ class Store:
         }
         returns = _returns_changed(self._return_facts(fid), _return_facts_of(parsed), names)
         names.update(_enclosing_names(returns | gone | came, functions))
+        # a function that starts or stops calling a parameter: the files giving it functions resolve those calls
+        # (resolve: "passed" from another file)
+        names.update(q.rpartition(".")[2] for q in self._parameter_callers(fid) ^ _parameter_callers_of(parsed))
         # and the methods a class here stores in a table on self, which its base's file may call (the table's name)
         stored_now = _stored_methods_of(parsed)
         stored = self._stored_methods(fid) ^ stored_now
@@ -698,6 +702,23 @@ class Store:
         ):
             out.setdefault(str(qualname), set()).add((str(kind), str(text)))
         return out
+
+    def _parameter_callers(self, fid: int) -> set[str]:
+        """A stored file's functions (qualnames) that call a parameter (model.calls_a_parameter)."""
+        params = {
+            str(q): json.loads(p)
+            for q, p in self.conn.execute(
+                "SELECT qualname, params FROM symbols WHERE file_id=? AND kind IN ('function','method')", (fid,)
+            )
+        }
+        refs: dict[str, list[tuple[str, str, str]]] = {}
+        for qualname, kind, name, receiver in self.conn.execute(
+            "SELECT s.qualname, r.kind, r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
+            " WHERE r.file_id=? AND r.kind IN ('call','callback','lookup','element')",
+            (fid,),
+        ):
+            refs.setdefault(str(qualname), []).append((str(kind), str(name), str(receiver)))
+        return {q for q, rs in refs.items() if q in params and calls_a_parameter(params[q], rs)}
 
     def _hook_refs(self, fid: int) -> set[tuple[str, str, str, str, int]]:
         """A stored file's references in its ``__getattr__`` methods that say what it forwards to (:func:`_forwarding`):
@@ -1095,6 +1116,16 @@ def _return_facts_of(parsed: ParseResult) -> dict[str, set[tuple[str, str]]]:
         if r.name == RETURN_FACT and r.kind in ("assign", "alias"):
             out.setdefault(r.scope, set()).add((r.kind, r.receiver))
     return out
+
+
+def _parameter_callers_of(parsed: ParseResult) -> set[str]:
+    """What :meth:`Store._parameter_callers` reads back once ``parsed`` is stored."""
+    params = {s.qualname: s.params for s in parsed.symbols if s.kind in FUNCTION_KINDS}
+    refs: dict[str, list[tuple[str, str, str]]] = {}
+    for r in parsed.references:
+        if r.kind in ("call", "callback", "lookup", "element"):
+            refs.setdefault(r.scope, []).append((r.kind, r.name, r.receiver))
+    return {q for q, rs in refs.items() if q in params and calls_a_parameter(params[q], rs)}
 
 
 def _returns_changed(old: dict[str, set[tuple[str, str]]], new: dict[str, set[tuple[str, str]]], names: set[str]) -> set[str]:

@@ -542,3 +542,24 @@ def test_an_attribute_a_base_class_of_another_file_states_follows_its_statements
     ]
     callers = edit_steps(repo, tmp_path, steps, lambda e: e[1] == "View.run" and e[4] == "call" and e[5] == "typed")
     assert callers == [[("pkg/http.py", "Other.get")], [], [("pkg/http.py", "Other.get")]], callers
+
+
+def test_a_function_given_to_another_file_follows_whether_that_file_calls_its_parameter(tmp_path: Path) -> None:
+    # marks.py gives util.visit_tree two methods; only util.py changes: its function stops calling the parameter,
+    # calls it again through a loop, is renamed, and comes back
+    repo = make_repo(tmp_path / "repo")
+    calling = "def visit_tree(node, previsit):\n    return previsit(node)\n"
+    (repo / "util.py").write_text(calling)
+    (repo / "marks.py").write_text(
+        "import util\n\n\nclass Marks:\n    def run(self, node):\n        return util.visit_tree(node, self._before)\n\n"
+        "    def _before(self, n):\n        return n\n"
+    )
+    git(repo, "add", "-A")
+    steps: list[tuple[str, str | None]] = [
+        ("util.py", "def visit_tree(node, previsit):\n    return [node, previsit]\n"),  # keeps it
+        ("util.py", "def visit_tree(node, previsit):\n    for f in previsit:\n        f(node)\n"),  # a loop over it
+        ("util.py", "def walk(node, previsit):\n    return previsit(node)\n"),  # renamed: marks.py names nothing
+        ("util.py", calling),
+    ]
+    picked = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[1] in ("visit_tree", "walk"))]
+    assert picked == [[], ["Marks._before"], [], ["Marks._before"]], picked

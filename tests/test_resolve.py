@@ -3946,3 +3946,28 @@ def test_a_function_of_sibling_plugin_modules_called_on_an_unknown_module_is_eac
     found = calls(edges, "pkg/linter.py::problems")
     assert {(p, q) for p, q, _r in found} >= {(f"pkg/rules/{n}.py", "check") for n in ("braces", "colons", "commas")}
     assert ("pkg/other.py", "check") not in {(p, q) for p, q, _r in found}
+
+
+def test_a_function_given_to_a_function_of_another_file_that_calls_a_parameter_is_called_there(
+    repo: Path, tmp_path: Path
+) -> None:
+    edges, _, _ = index(
+        repo,
+        {
+            "util.py": "def visit_tree(node, previsit, postvisit):\n    for n in node:\n        postvisit(previsit(n))\n\n\n"
+            "def each(items, fns):\n    for fn in fns:\n        fn(items)\n\n\n"
+            "def keep(node, f):\n    return [node, f]\n",
+            "marks.py": "import util\n\n\nclass Marks:\n    def run(self, node):\n"
+            "        util.visit_tree(node, self._before, self._after)\n        util.keep(node, self._kept)\n\n"
+            "    def _before(self, n):\n        return n\n\n    def _after(self, n):\n        return n\n\n"
+            "    def _kept(self, n):\n        return n\n\n\n"
+            "def one(x):\n    return x\n\n\ndef both(items):\n    return util.each(items, [one])\n",
+        },
+        tmp_path / "i.db",
+    )
+    # asttokens' `util.visit_tree(node, self._visit_before_children, self._visit_after_children)`
+    assert {("marks.py", "Marks._before", "passed"), ("marks.py", "Marks._after", "passed")} <= calls(
+        edges, "util.py::visit_tree"
+    )
+    assert ("marks.py", "one", "passed") in calls(edges, "util.py::each")  # a list of them, looped over
+    assert calls(edges, "util.py::keep") == set()  # it keeps what it is given, never calls it
