@@ -395,3 +395,14 @@ def test_a_cast_returned_name_is_returned_as_the_name() -> None:
     source = b"from typing import cast\n\n\ndef lazy_load(f):\n    def load_if_needed(self):\n        return f(self)\n\n    return cast(F, load_if_needed)\n"
     refs = {(r.kind, r.name, r.receiver) for r in parse(source, "m.py", "python").references if r.scope == "lazy_load"}
     assert ("alias", "return", "load_if_needed") in refs and ("ref", "load_if_needed", "") in refs
+
+
+def test_functions_given_in_parentheses_to_break_a_line_are_references() -> None:
+    source = (
+        "from pkg import kw\n\n\nV = create(\n    validators={\n        \"a\": kw.a,\n        \"b\": (\n"
+        "            kw.b\n        ),\n        \"c\": (\n            local\n        ),\n    },\n"
+        "    default=(\n        kw.d\n    ),\n)\n"
+    )
+    refs = {(r.kind, r.name, r.receiver, r.line) for r in parse(source.encode(), "pkg/v.py", "python").references}
+    # jsonschema's `"unevaluatedProperties": (\n _legacy_keywords.unevaluatedProperties_draft2019\n),`
+    assert {("ref", "a", "kw", 6), ("ref", "b", "kw", 8), ("ref", "local", "", 11), ("ref", "d", "kw", 15)} <= refs

@@ -46,6 +46,10 @@
 (list (attribute) @expand.ref)
 (tuple (attribute) @expand.ref)
 (pair value: (attribute) @expand.ref)
+; a value wrapped in parentheses to break the line: `"unevaluatedProperties": (\n    _legacy_keywords.f\n),`
+(pair value: (parenthesized_expression (identifier) @name)) @reference.ref
+(pair value: (parenthesized_expression (attribute) @expand.ref))
+(keyword_argument value: (parenthesized_expression [(identifier) (attribute)] @expand.ref))
 ; `norms = self.plural_noun, self.plural_verb`: a tuple without parentheses, assigned
 (assignment right: (expression_list (identifier) @name) @reference.ref)
 (assignment right: (expression_list (attribute) @expand.ref))
