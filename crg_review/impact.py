@@ -945,12 +945,19 @@ class Graph:
             return []
         if self._self_sites is None:
             self._self_sites = {}
-            for scope, name, line in self.conn.execute(
-                "SELECT r.scope_id, r.name, min(r.line) FROM refs r JOIN symbols s ON s.id = r.scope_id"
-                " WHERE r.kind IN ('call','attr') AND r.receiver = 'self' AND s.kind = 'function'"
-                " AND s.params LIKE '[\"self\"%' GROUP BY r.scope_id, r.name"
-            ):
-                self._self_sites.setdefault(name, []).append((scope, line))
+            # the few such functions first, then their files' references (no scan of every reference)
+            made = self.conn.execute(
+                "SELECT id, file_id FROM symbols WHERE kind = 'function' AND params LIKE '[\"self\"%'"
+            ).fetchall()
+            ids = {sid for sid, _ in made}
+            for chunk in _chunks(sorted({fid for _, fid in made})):
+                for scope, name, line in self.conn.execute(
+                    f"SELECT scope_id, name, min(line) FROM refs WHERE file_id IN ({_in(chunk)})"
+                    " AND kind IN ('call','attr') AND receiver = 'self' GROUP BY scope_id, name",
+                    chunk,
+                ):
+                    if scope in ids:
+                        self._self_sites.setdefault(name, []).append((scope, line))
         sites = self._self_sites.get(method.name)
         if not sites:
             return []
