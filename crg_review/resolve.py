@@ -1911,7 +1911,15 @@ class Resolver:
                     # given to a function of another file that calls a parameter (asttokens' `util.visit_tree(node,
                     # self._visit_before_children, ...)`, whose loop calls `previsit(...)`): the edge is this file's,
                     # made again whenever that function starts or stops calling one (store: its name changes meaning)
-                    if language == "python" and callee.id != t.sym.id and callee.id in self._parameter_callers(callee.file_id):
+                    # (not from a test: what a test gives a function of the project is no use of the project's own,
+                    # and boltons' `remap(..., enter=enter)` with a test's `enter` making an OMD would make remap a user
+                    # of OMD for every test of remap)
+                    if (
+                        language == "python"
+                        and callee.id != t.sym.id
+                        and not self.sym(src).is_test
+                        and callee.id in self._parameter_callers(callee.file_id)
+                    ):
                         for g in given:
                             add(callee.id, g, "call", line)
                     continue

@@ -3962,6 +3962,8 @@ def test_a_function_given_to_a_function_of_another_file_that_calls_a_parameter_i
             "    def _before(self, n):\n        return n\n\n    def _after(self, n):\n        return n\n\n"
             "    def _kept(self, n):\n        return n\n\n\n"
             "def one(x):\n    return x\n\n\ndef both(items):\n    return util.each(items, [one])\n",
+            "test_util.py": "import util\n\n\ndef test_visit():\n    def seen(n):\n        return n\n\n"
+            "    util.visit_tree([1], seen, seen)\n",
         },
         tmp_path / "i.db",
     )
@@ -3971,3 +3973,5 @@ def test_a_function_given_to_a_function_of_another_file_that_calls_a_parameter_i
     )
     assert ("marks.py", "one", "passed") in calls(edges, "util.py::each")  # a list of them, looped over
     assert calls(edges, "util.py::keep") == set()  # it keeps what it is given, never calls it
+    # what a test gives is no use of the project's function by the project (boltons' `remap(..., enter=enter)`)
+    assert not {e for e in calls(edges, "util.py::visit_tree") if e[0] == "test_util.py"}
