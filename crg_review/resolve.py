@@ -3187,7 +3187,7 @@ class Resolver:
         return [Target(f, "returned", confidence, len(found)) for f in found]
 
     def _parameter_callers(self, fid: int) -> frozenset[int]:
-        """The functions of a stored file that call a parameter, or an item of one (:func:`parameter_callers`)."""
+        """The functions of a stored file that call a parameter, or an item of one (model.calls_a_parameter)."""
         found = self._param_callers.get(fid)
         if found is None:
             refs: dict[int, list[tuple[str, str, str]]] = {}
