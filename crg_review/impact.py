@@ -770,7 +770,7 @@ class Graph:
         if node is None:
             return False
         if node.kind != "method" or node.parent_id is None:
-            return self._method_to_be(node, method) or self._wired(node.id, method)
+            return self._wired(node.id, method)
         return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
 
     def _method_to_be(self, fn: Node, method: Node) -> bool:
@@ -1172,6 +1172,12 @@ class Graph:
         """Whether the index holds a file below a pytest ``testpaths`` entry (a folder, or a glob pattern of them)."""
         from .pytest_settings import under_testpath
 
+        if not any(c in testpath for c in "*?["):  # a folder (or a file): one look-up by prefix, no scan of every path
+            prefix = testpath + "/"
+            row = self.conn.execute(
+                "SELECT 1 FROM files WHERE path = ? OR substr(path, 1, ?) = ? LIMIT 1", (testpath, len(prefix), prefix)
+            ).fetchone()
+            return row is not None
         return any(under_testpath(r[0], testpath) for r in self.conn.execute("SELECT path FROM files"))
 
     def makes_tests_at(self, module: Node, line: int) -> bool:
