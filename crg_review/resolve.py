@@ -1660,13 +1660,7 @@ class Resolver:
         # functions given by name at a line, what is called at that line, and the functions that call a parameter
         passed: list[tuple[int, int, Target]] = []
         called_at: dict[tuple[int, int], list[Sym]] = {}
-        calls_parameter: set[int] = set()
-        # `for rule in rules: rule()` over a parameter `rules` (or a slice of it): calling the loop's variable
-        # calls an item of the parameter (json5's `_seq(self, rules)`, given `[self._a, self._b]`)
-        loop_over: dict[tuple[int, str], list[str]] = {}
-        for _, scope_id, kind, name, receiver, _ in rows:
-            if kind == "element":
-                loop_over.setdefault((scope_id, name), []).append(receiver)
+        calls_parameter = self._parameter_callers(fid, rows) if language == "python" else frozenset()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.sym(scope_id)
             if receiver == "self" and kind in ("attr", "call", "ref") and language == "python":
@@ -1680,8 +1674,6 @@ class Resolver:
                     # returns, which `env.int(...)` runs wherever an instance goes (a reference of the class)
                     for t in self._returned_callables_of(fid, scope, name):
                         add(scope.id, Target(t.sym, "class-attribute", min(t.confidence, 0.9)), "ref", line)
-                if kind == "lookup" and language == "python" and receiver in _param_names(scope):
-                    calls_parameter.add(scope.id)  # `methods[name](*args)`, `f = table[k]; f()`: an item of a parameter
                 continue
             if kind in LOOKUP_KINDS:  # getattr(self, "visit_" + ...): every member of that prefix
                 if name == "*" and kind == "getattr":
@@ -1715,13 +1707,6 @@ class Resolver:
                 for t in targets:
                     add(scope.id, t, "fixture", line)
                 continue
-            # f(...) or map(f, xs) of a parameter f (one with a default too): the scope calls what it is given
-            called_parameter = kind in ("call", "callback") and not receiver and name not in ("self", "cls")
-            if called_parameter and language == "python" and (
-                name in _param_names(scope)
-                or any(over in _param_names(scope) for over in loop_over.get((scope_id, name), ()))
-            ):
-                calls_parameter.add(scope.id)
             if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
                 cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
@@ -3186,16 +3171,22 @@ class Resolver:
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
 
-    def _parameter_callers(self, fid: int) -> frozenset[int]:
-        """The functions of a stored file that call a parameter, or an item of one (model.calls_a_parameter)."""
+    def _parameter_callers(self, fid: int, rows: list[tuple[int, int, str, str, str, int]] | None = None) -> frozenset[int]:
+        """The functions of a stored file that call a parameter, or an item of one (model.calls_a_parameter): ``f(...)``
+        or ``map(f, xs)`` of a parameter ``f``, ``methods[name](*args)``, ``for rule in rules: rule()``. ``rows``: the
+        file's references (id, scope, kind, name, receiver, line) when the caller has read them already."""
         found = self._param_callers.get(fid)
         if found is None:
+            if rows is None:
+                rows = self.conn.execute(
+                    "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=?"
+                    " AND kind IN ('call','callback','lookup','element')",
+                    (fid,),
+                ).fetchall()
             refs: dict[int, list[tuple[str, str, str]]] = {}
-            for scope, kind, name, receiver in self.conn.execute(
-                "SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ('call','callback','lookup','element')",
-                (fid,),
-            ):
-                refs.setdefault(scope, []).append((kind, name, receiver))
+            for _, scope, kind, name, receiver, _ in rows:
+                if kind in ("call", "callback", "lookup", "element"):
+                    refs.setdefault(scope, []).append((kind, name, receiver))
             found = frozenset(s for s, rs in refs.items() if calls_a_parameter(self.sym(s).params, rs))
             self._param_callers[fid] = found
         return found
