@@ -2939,6 +2939,49 @@ def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int
     _add_naming_files(hits, _reached_names(graph, reached), texts, "unparsed")
 
 
+def add_exec_made_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
+    """A test module whose body runs ``exec(...)`` may make tests from code the index never sees (configargparse
+    execs CPython's own test_argparse.py, rewritten to use its parser, into its test module): those tests may use
+    anything the module imports. Such a file is selected whole when the walk reaches code (not tests) of a file its body
+    imports, or of another module of that file's package (reason ``exec``)."""
+    rows = graph.conn.execute(
+        "SELECT DISTINCT s.id, f.path FROM refs r JOIN symbols s ON s.id = r.scope_id JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = 'exec' AND r.kind = 'call' AND r.receiver = '' AND s.kind = 'module' AND f.language = 'python'"
+    ).fetchall()
+    modules = [(int(sid), str(path)) for sid, path in rows if not _is_conftest(str(path))]
+    if not modules or not reached:
+        return
+    nodes = graph.nodes(sid for sid, _ in modules)
+    modules = [(sid, path) for sid, path in modules if sid in nodes and nodes[sid].in_test_file]
+    if not modules:
+        return
+    # the reached code's files: depth and sources of the nearest node of each
+    by_path: dict[str, tuple[int, int]] = {}
+    for sid, n in graph.nodes(reached).items():
+        if n.in_test_file:  # the tests the walk found, not code the made tests may use
+            continue
+        depth, _, bits = reached[sid]
+        old = by_path.get(n.path)
+        by_path[n.path] = (min(depth, old[0]), old[1] | bits) if old else (depth, bits)
+    for module, path in modules:
+        imported = graph.conn.execute(
+            "SELECT DISTINCT f.path FROM edges e JOIN files f ON f.id = e.dst_file_id"
+            " WHERE e.src_id = ? AND e.kind = 'import' AND e.dst_file_id != e.file_id",
+            (module,),
+        ).fetchall()
+        files = {str(p) for (p,) in imported}
+        # a module of a package: the package's other modules too (`import pkg.core` binds pkg; `from pkg import
+        # store` may sit next to `pkg.api` the made code reaches through it)
+        folders = tuple({posixpath.dirname(p) + "/" for p in files if "/" in p})
+        found = [v for p, v in by_path.items() if p != path and (p in files or (folders and p.startswith(folders)))]
+        if found:
+            depth = min(d for d, _ in found)
+            sources = 0
+            for _, bits in found:
+                sources |= bits
+            _add_hit(hits, _file_test(path), "", depth + 1, "exec", sources)
+
+
 def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> dict[str, tuple[int, int]]:
     """Name → (depth, sources) of the reached functions, classes and methods; a special method or a constructor
     is named by its class (`a < b` runs ``__lt__``, `Box(1)` runs ``__init__``)."""
@@ -3713,6 +3756,7 @@ def _analyze(
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked, ran)
     add_unparsed_tests(graph, hits, walked)
+    add_exec_made_tests(graph, hits, walked)
     for path in sorted(touched.other_paths):  # changed test files that are not Python
         if graph.collects_tests(path):
             node = _file_test(path)

@@ -701,6 +701,40 @@ def test_a_test_file_over_the_size_limit_is_selected_whole_when_it_names_reached
     assert code == 0 and "tests/test_big_api.py" in out.split()
 
 
+def test_a_test_module_that_execs_code_is_selected_whole_when_a_change_reaches_what_it_imports(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # configargparse execs CPython's test_argparse.py, rewritten, into its test module: tests no definition names,
+    # which may use anything the module imports
+    repo = project(tmp_path)
+    made = 'SOURCE = "def test_made():\\n    assert {call}\\n"\n\nexec(compile(SOURCE, "<made>", "exec"))\n'
+    write(repo, "tests/test_exec_store.py", "from pkg import store\n\n" + made.format(call="store.connect()"))
+    write(repo, "tests/test_exec_package.py", "import pkg.core\n\n" + made.format(call="pkg.core.api(1)"))
+    write(repo, "pkg/__init__.py", "from . import core, store\n")
+    write(repo, "other/__init__.py", "")
+    write(repo, "other/util.py", "def helper():\n    return 2\n")
+    write(repo, "tests/test_util.py", "from other.util import helper\n\n\ndef test_helper():\n    assert helper()\n")
+    commit(repo, "tests made by exec")
+
+    edit(repo, "pkg/store.py", "return object()", "return object() or None")  # connect: store.py is imported
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_exec_store.py"] == (1, "exec")
+    assert tests["tests/test_exec_package.py"] == (1, "exec")  # `import pkg.core`: the package pkg, store.py in it
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
+    assert code == 0 and "tests/test_exec_store.py" in out.split()
+    assert run_pytest(repo, ["tests/test_exec_store.py"]) == "1 passed"
+
+    git(repo, "checkout", "pkg/store.py")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf <- mid <- top <- api
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_exec_package.py"] == (1, "exec")
+    assert tests["tests/test_exec_store.py"] == (1, "exec")  # core.py is a module of store.py's package
+
+    git(repo, "checkout", "pkg/core.py")
+    edit(repo, "other/util.py", "return 2", "return 2 + 0")  # a package neither imports
+    assert selected(review(capsys, repo)) == {"tests/test_util.py::test_helper": (1, "graph")}
+
+
 def test_an_oversized_test_module_named_by_python_files_is_found_by_commands_that_do_not_index(
     tmp_path: Path, capsys: Any
 ) -> None:
