@@ -47,6 +47,7 @@ from .model import (
     MODULE_QUALNAME,
     MODULE_TEST_HOOKS,
     Symbol,
+    decorator_name,
     param_name,
 )
 from .resolve import FAMILY_CONFIDENCE, PROTOCOL_METHODS
@@ -2870,11 +2871,15 @@ def add_doctests(
         def add(node: Node, depth: int, bits: int) -> None:
             if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
                 return
+            named = _doctest_named(graph, node)
+            if named is None:  # doctest never looks inside a function: no example of a nested definition runs
+                return
             module = graph.import_name(node.path)
             # (`index#3`, the third definition of the name: the one the class keeps, whose doctest runs as `index`)
             name = module if node.kind == "module" else f"{module}.{_first_name(node.qualname)}"
-            # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know)
-            test = f"{node.path}::{name}" if module is not None else node.path
+            # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know;
+            # likewise a definition whose decorator may leave its name to something doctest skips or finds elsewhere)
+            test = f"{node.path}::{name}" if module is not None and named else node.path
             if f"{test}#doctest" not in hits:
                 hits[f"{test}#doctest"] = TestHit(node, node.qualname, depth, "doctest", bits, nodeid=test)
 
@@ -3181,6 +3186,31 @@ def nodeid(path: str, qualname: str, language: str) -> str:
     if language != "python":
         return path
     return f"{path}::{_first_name(qualname).replace('.', '::')}"
+
+
+#: decorators after which doctest still finds a definition's examples under its own name (they keep a routine, or
+#: something doctest looks into, with the function's docstring)
+_DOCTEST_KEEPING_DECORATORS = frozenset((
+    "staticmethod", "classmethod", "property", "setter", "getter", "deleter", "abstractmethod", "lru_cache", "cache",
+    "wraps", "contextmanager", "asynccontextmanager", "singledispatch", "overload", "override", "final",
+))
+
+
+def _doctest_named(graph: Graph, node: Node) -> bool | None:
+    """Whether pytest's doctest runs the examples of ``node``'s docstring under the id its qualname gives: None when it
+    never runs them (a definition inside a function, which doctest does not look into); False when it may run them
+    under another name or not at all (a decorator that makes the name hold an object doctest skips, such as pybtex's
+    ``@node`` returning a ``Node`` and keeping the function in the module's ``__test__`` table, run as
+    ``module.__test__.tag``); the caller then gives the file, every example of which runs."""
+    parent = node.parent_id
+    while parent is not None:
+        above = graph.nodes([parent]).get(parent)
+        if above is None or above.kind == "module":
+            break
+        if above.kind in _FUNCTION_KINDS:
+            return None
+        parent = above.parent_id
+    return node.kind not in _FUNCTION_KINDS or all(decorator_name(d) in _DOCTEST_KEEPING_DECORATORS for d in node.decorators)
 
 
 def _first_name(qualname: str) -> str:

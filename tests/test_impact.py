@@ -651,6 +651,84 @@ def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_
     assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
 
 
+DECORATED_DOCTESTS = '''\
+__test__ = {}
+
+
+class Node:
+    def __init__(self, f):
+        self.f = f
+
+    def __call__(self, x):
+        return self.f(x)
+
+
+def node(f):
+    __test__[f.__name__] = f
+    return Node(f)
+
+
+@node
+def tag(x):
+    """Tagged.
+
+    >>> tag(1)
+    2
+    """
+    return step(x)
+
+
+def step(x):
+    """One more.
+
+    >>> step(1)
+    2
+    """
+
+    def inner(y):
+        """Not collected: doctest does not look inside functions.
+
+        >>> inner(1)
+        1
+        """
+        return y
+
+    return inner(x) + 1
+
+
+class Box:
+    @staticmethod
+    def make(x):
+        """Made.
+
+        >>> Box.make(1)
+        2
+        """
+        return step(x)
+'''
+
+
+def test_doctest_ids_name_what_doctest_collects(tmp_path: Path, capsys: Any) -> None:
+    # pybtex's `@node` makes the name hold a Node and keeps the function in `__test__`, whose examples pytest runs as
+    # `pkg.template.__test__.tag`: the file is given instead of `pkg.template.tag`, which pytest would not find (and
+    # one id it cannot find makes it run nothing); a nested function's examples never run
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pytest.ini", "[pytest]\naddopts = --doctest-modules\n")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/template.py", DECORATED_DOCTESTS)
+    commit(repo, "doctests")
+    edit(repo, "pkg/template.py", "return y\n", "return y + 0\n")  # inner <- step <- tag, Box.make
+    db = str(tmp_path / "index.db")
+    tests = selected(review(capsys, repo, "--db", db))
+    assert tests == {
+        "pkg/template.py": (3, "doctest"),  # tag's examples, at the file
+        "pkg/template.py::pkg.template.step": (2, "doctest"),
+        "pkg/template.py::pkg.template.Box.make": (3, "doctest"),  # a static method keeps its name
+    }
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "3 passed"
+
+
 def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
     repo = make_repo(tmp_path / "repo")
     for path, text in DOCTESTED.items():
