@@ -286,6 +286,7 @@ class Resolver:
         self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
+        self._decorating: dict[int, list[Target]] = {}  # decorator function → :meth:`_decorated_by`
         self._stored_calls: dict[int, list[Sym]] = {}
         self._forwarded: dict[int, list[str]] = {}  # __getattr__ → the attributes of self it forwards to (_delegated)
         self._getattribute: dict[int, list[Target]] = {}  # class → the __getattribute__ a read of self.x runs
@@ -1918,6 +1919,16 @@ class Resolver:
                         for g in given:
                             add(user.id, g, "call", line)
         if language == "python":
+            # a decorator making an instance of a class of the file that keeps a parameter and calls it (pybtex's
+            # `_builtin(function)` makes `Builtin(function)`, whose `execute` calls `self.f`): the instance holds the
+            # function decorated, which that method calls (the arguments of a call are not told: any it decorates)
+            for (src, line), callees in called_at.items():
+                for callee in callees:
+                    users = self._calls_stored_parameter(fid, callee, rows) if callee.kind == "class" else []
+                    for user in users:
+                        for g in self._decorated_by(fid, self.sym(src)):
+                            if g.sym.id != user.id:
+                                add(user.id, g, "call", line)
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
             # with it, one per read; a decorator class's __call__, the functions it wraps (`@curry def memoize`)
             for getter, made in self._wrapper_class_calls(fid):
@@ -3344,6 +3355,32 @@ class Resolver:
             for t in self._resolve_name(fid, self.defined_in(fn), receiver, "", "ref")
             if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym != fn
         ]
+
+    def _decorated_by(self, fid: int, fn: Sym) -> list[Target]:
+        """For a function of the file ``fid`` used as a decorator, ``@fn`` (or ``@factory(...)`` when the function that
+        encloses it returns it): the functions it decorates, one of which its parameter holds each time it runs."""
+        found = self._decorating.get(fn.id)
+        if found is not None:
+            return found
+        found = self._decorating[fn.id] = []
+        if fn.kind not in ("function", "method") or fn.file_id != fid:
+            return found
+        parent = self.sym(fn.parent_id) if fn.parent_id is not None else None
+        called: bool | None
+        if parent is not None and parent.kind in ("function", "method"):
+            if fn not in self._returned_functions(fid, parent):
+                return found
+            decorator, called = parent, True
+        else:
+            decorator, called = fn, (None if self._returns_itself(fid, fn) else False)
+        self._decorated_elsewhere(fid, decorator.name)  # (builds the table of every decorated function by name)
+        if decorator.name not in (self._decorated_by_name or {}):
+            return found
+        decorated = [f for f in self._decorated_in(fid) if self._decorates(f, decorator, called)]
+        decorated.extend(f for f in self._decorated_elsewhere(fid, decorator.name) if self._decorates(f, decorator, called))
+        confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(decorated)), 3) if decorated else 0
+        found.extend(Target(f, "decorated", confidence, len(decorated)) for f in decorated)
+        return found
 
     def _returns_itself(self, fid: int, fn: Sym) -> bool:
         """Whether ``fn`` may return itself with options bound (``return partial(deprecated, version=...)``):

@@ -397,6 +397,33 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
     assert callers[6:] == [["three", "two"], ["three", "two"], ["one", "three", "two"], ["one"], []], callers
 
 
+def test_an_instance_a_decorator_makes_follows_the_functions_other_files_decorate_with_it(tmp_path: Path) -> None:
+    # pybtex's `@builtin("=")`: the decorator keeps each function in a `Builtin`, whose `execute` calls it; the
+    # decorated functions come and go in other files while builtins.py stays as it is (but for the last step)
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    maker = (
+        "class Builtin:\n    def __init__(self, function):\n        self.f = function\n\n"
+        "    def execute(self, i):\n        return self.f(i)\n\n\n"
+        "def builtin(name):\n    def _builtin(function):\n        return Builtin(function)\n\n    return _builtin\n"
+    )
+    (repo / "pkg/builtins.py").write_text(maker)
+    (repo / "pkg/a.py").write_text("def one(i):\n    return 1\n")
+    git(repo, "add", "-A")
+    decorated = "from pkg.builtins import builtin\n\n\n@builtin('=')\ndef one(i):\n    return 1\n"
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/a.py", decorated),  # a function gains the decorator
+        ("pkg/b.py", decorated.replace("one", "two")),  # a new file decorates with it
+        ("pkg/a.py", decorated.replace("@builtin('=')\n", "")),  # ... and one loses it
+        ("pkg/b.py", None),  # the file goes
+        ("pkg/a.py", decorated),
+        ("pkg/builtins.py", maker.replace("return self.f(i)", "return i")),  # the method stops calling it
+    ]
+    callers = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[1] == "Builtin.execute")]
+    assert callers == [["one"], ["one", "two"], ["two"], [], ["one"], []], callers
+
+
 def test_a_dotted_path_in_a_string_follows_the_module_it_names(tmp_path: Path) -> None:
     # pkg/plugins.py never changes while the module and the function its strings name come and go
     repo = make_repo(tmp_path / "repo")

@@ -3399,6 +3399,60 @@ def test_a_function_given_to_a_class_that_stores_and_calls_it_is_called_by_the_m
     assert ("stats.py", "_calc_mean", "passed") not in calls(edges, "stats.py::_StatsProperty.describe")
 
 
+BUILTINS = """\
+class Builtin:
+    def __init__(self, function):
+        self.f = function
+
+    def execute(self, interpreter):
+        self.f(interpreter)
+
+    def describe(self):
+        return repr(self.f)
+
+
+builtins = {}
+
+
+def builtin(name):
+    def _builtin(function):
+        builtin_obj = Builtin(function)
+        builtins[name] = builtin_obj
+        return builtin_obj
+
+    return _builtin
+
+
+@builtin(">")
+def operator_more(interpreter):
+    return 1
+
+
+def plain(interpreter):
+    return 2
+"""
+
+
+def test_a_function_decorated_into_an_instance_that_keeps_and_calls_it_is_called_by_the_method_calling_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    # pybtex's `@builtin("=") def operator_equals`: the decorator makes `Builtin(function)`, whose `execute` calls
+    # `self.f`; the functions it decorates in other files too
+    edges, _, _ = index(
+        repo,
+        {
+            "bib/builtins.py": BUILTINS,
+            "bib/more.py": "from .builtins import builtin\n\n\n@builtin('<')\ndef operator_less(interpreter):\n"
+            "    return 0\n",
+        },
+        tmp_path / "i.db",
+    )
+    found = {(path, name) for path, name, _ in calls(edges, "bib/builtins.py::Builtin.execute")}
+    assert {("bib/builtins.py", "operator_more"), ("bib/more.py", "operator_less")} <= found
+    assert ("bib/builtins.py", "plain") not in found  # not decorated
+    assert not calls(edges, "bib/builtins.py::Builtin.describe")  # reads the attribute, calls nothing
+
+
 def test_a_special_method_returning_a_generator_call_runs_it_where_python_calls_the_method(
     repo: Path, tmp_path: Path
 ) -> None:
