@@ -3201,7 +3201,10 @@ def _doctest_named(graph: Graph, node: Node) -> bool | None:
     never runs them (a definition inside a function, which doctest does not look into); False when it may run them
     under another name or not at all (a decorator that makes the name hold an object doctest skips, such as pybtex's
     ``@node`` returning a ``Node`` and keeping the function in the module's ``__test__`` table, run as
-    ``module.__test__.tag``); the caller then gives the file, every example of which runs."""
+    ``module.__test__.tag``); the caller then gives the file, every example of which runs. A decorator of the
+    repository is known by what runs the function it decorates (resolve: ``decorated`` edges): a wrapper made with
+    ``functools.wraps`` keeps the name, another wrapper or an object's method does not; a decorator the index does not
+    know (another package's, or one that returns the function itself) is taken to keep it."""
     parent = node.parent_id
     while parent is not None:
         above = graph.nodes([parent]).get(parent)
@@ -3210,7 +3213,15 @@ def _doctest_named(graph: Graph, node: Node) -> bool | None:
         if above.kind in _FUNCTION_KINDS:
             return None
         parent = above.parent_id
-    return node.kind not in _FUNCTION_KINDS or all(decorator_name(d) in _DOCTEST_KEEPING_DECORATORS for d in node.decorators)
+    if node.kind not in _FUNCTION_KINDS or all(decorator_name(d) in _DOCTEST_KEEPING_DECORATORS for d in node.decorators):
+        return True
+    runners = [
+        r[0] for r in graph.conn.execute("SELECT src_id FROM edges WHERE dst_id = ? AND resolution = 'decorated'", (node.id,))
+    ]
+    return all(
+        n.kind in _FUNCTION_KINDS and any(decorator_name(d) == "wraps" for d in n.decorators)
+        for n in graph.nodes(runners).values()
+    )
 
 
 def _first_name(qualname: str) -> str:

@@ -652,6 +652,8 @@ def test_every_doctest_of_a_module_whose_import_runs_the_change_is_selected(tmp_
 
 
 DECORATED_DOCTESTS = '''\
+import functools
+
 __test__ = {}
 
 
@@ -696,6 +698,24 @@ def step(x):
     return inner(x) + 1
 
 
+def logged(f):
+    @functools.wraps(f)
+    def wrapper(x):
+        return f(x)
+
+    return wrapper
+
+
+@logged
+def twice(x):
+    """Twice, logged: a wrapper made with functools.wraps keeps the name.
+
+    >>> twice(1)
+    2
+    """
+    return step(x)
+
+
 class Box:
     @staticmethod
     def make(x):
@@ -724,9 +744,10 @@ def test_doctest_ids_name_what_doctest_collects(tmp_path: Path, capsys: Any) -> 
         "pkg/template.py": (3, "doctest"),  # tag's examples, at the file
         "pkg/template.py::pkg.template.step": (2, "doctest"),
         "pkg/template.py::pkg.template.Box.make": (3, "doctest"),  # a static method keeps its name
+        "pkg/template.py::pkg.template.twice": (3, "doctest"),
     }
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
-    assert code == 0 and run_pytest(repo, out.split()) == "3 passed"
+    assert code == 0 and run_pytest(repo, out.split()) == "4 passed"
 
 
 def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
