@@ -2867,9 +2867,11 @@ def add_doctests(
             named.append(_reached_names(graph, reached))
         return named[0]
 
-    if settings.modules:
+    if settings.modules or settings.conftest_modules:
         def add(node: Node, depth: int, bits: int) -> None:
             if not settings.collects_from(node.path) or node.kind not in (*_FUNCTION_KINDS, *_CLASS_KINDS, "module"):
+                return
+            if not settings.modules and node.in_test_file:  # a conftest hook's: the project's modules, not its tests
                 return
             named = _doctest_named(graph, node)
             if named is None:  # doctest never looks inside a function: no example of a nested definition runs

@@ -17,7 +17,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .config import loads_toml
 
@@ -38,6 +38,9 @@ class DoctestSettings:
     globs: tuple[str, ...] = (DEFAULT_GLOB,)  # --doctest-glob (file name patterns)
     testpaths: tuple[str, ...] = ()  # where a plain run collects (empty: the root)
     configured: bool = False  # a settings file has pytest's section (the repository uses pytest)
+    # the root conftest.py's `pytest_collect_file` makes a DoctestModule of Python files (babel's, for the files of
+    # its package): the docstring examples of the project's modules run as with --doctest-modules
+    conftest_modules: bool = False
 
     def collects_from(self, path: str) -> bool:
         """Whether a plain ``pytest`` run collects from ``path`` (it is below ``testpaths``, or none is set)."""
@@ -67,7 +70,11 @@ def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
     """The doctest settings of the repository whose root files ``read`` returns (None: no such file).
     Unreadable or malformed settings count as none (pytest would stop on them anyway)."""
     options = _options(read)
-    return _settings(options[0], options[1]) if options is not None else DoctestSettings()
+    settings = _settings(options[0], options[1]) if options is not None else DoctestSettings()
+    conftest = (read("conftest.py") or b"").decode("utf-8", "replace")
+    if re.search(r"^def pytest_collect_file\b", conftest, re.MULTILINE) and re.search(r"\bDoctestModule\b", conftest):
+        settings = replace(settings, conftest_modules=True)
+    return settings
 
 
 def python_files_setting(read: Callable[[str], bytes | None]) -> tuple[str, ...] | None:

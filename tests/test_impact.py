@@ -728,6 +728,29 @@ class Box:
 '''
 
 
+def test_doctests_a_root_conftest_hook_collects_are_selected(tmp_path: Path, capsys: Any) -> None:
+    # babel enables doctests with a `pytest_collect_file` hook returning DoctestModule for its package's files, not
+    # with --doctest-modules
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "conftest.py",
+        "from _pytest.doctest import DoctestModule\n\n\ndef pytest_collect_file(file_path, parent):\n"
+        "    if file_path.suffix == '.py' and file_path.parent.name == 'pkg':\n"
+        "        return DoctestModule.from_parent(parent, path=file_path)\n",
+    )
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/num.py", 'def double(x):\n    """Twice.\n\n    >>> double(2)\n    4\n    """\n    return x * 2\n')
+    write(repo, "tests/test_num.py", "from pkg.num import double\n\n\ndef test_double():\n    assert double(1) == 2\n")
+    commit(repo, "doctests by a hook")
+    edit(repo, "pkg/num.py", "return x * 2", "return x + x")
+    db = str(tmp_path / "index.db")
+    tests = selected(review(capsys, repo, "--db", db))
+    assert tests == {"pkg/num.py::pkg.num.double": (1, "doctest"), "tests/test_num.py::test_double": (1, "graph")}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "2 passed"
+
+
 def test_doctest_ids_name_what_doctest_collects(tmp_path: Path, capsys: Any) -> None:
     # pybtex's `@node` makes the name hold a Node and keeps the function in `__test__`, whose examples pytest runs as
     # `pkg.template.__test__.tag`: the file is given instead of `pkg.template.tag`, which pytest would not find (and

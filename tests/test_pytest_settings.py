@@ -29,6 +29,20 @@ def test_the_first_file_with_a_section_wins() -> None:
     assert doctest_settings(reader(files)).modules
 
 
+def test_a_root_conftest_collecting_doctest_modules_counts_as_doctest_modules_for_the_project() -> None:
+    # babel's conftest.py: `pytest_collect_file` returns `DoctestModule.from_parent(parent, path=file_path)`
+    hook = (
+        "from _pytest.doctest import DoctestModule\n\n\ndef pytest_collect_file(file_path, parent):\n"
+        "    if file_path.suffix == '.py':\n        return DoctestModule.from_parent(parent, path=file_path)\n"
+    )
+    settings = doctest_settings(reader({"conftest.py": hook}))
+    assert settings.conftest_modules and not settings.modules
+    other = hook.replace("DoctestModule", "YamlFile")  # a hook collecting something else
+    assert not doctest_settings(reader({"conftest.py": other})).conftest_modules
+    unused = "from _pytest.doctest import DoctestModule\n"  # no hook
+    assert not doctest_settings(reader({"conftest.py": unused})).conftest_modules
+
+
 def test_pyproject_ini_options_and_pytest_9_table() -> None:
     old = '[tool.pytest.ini_options]\naddopts = "--doctest-modules -q"\ntestpaths = ["src/"]\n'
     assert doctest_settings(reader({"pyproject.toml": old})) == DoctestSettings(True, ("test*.txt",), ("src",), True)
