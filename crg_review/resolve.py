@@ -3330,14 +3330,18 @@ class Resolver:
         else:
             # `if func is None: return partial(deprecated, **options)`: used bare or with its options first
             decorator, called = owner, (None if self._returns_itself(fid, owner) else False)
-        found = [fn for fn in self._decorated_in(fid) if self._decorates(fn, decorator, called)]
-        # another file's functions (`@validator def email(...)` with `from .utils import validator`): their file
-        # says which decorator it is, and storing it names the decorator (resolve.affected_files: "@name")
-        found.extend(fn for fn in self._decorated_elsewhere(fid, decorator.name) if self._decorates(fn, decorator, called))
+        found = self._decorated_with(fid, decorator, called)
         if not called:  # `cmd_bump = deprecated(cli.cmd_bump, replace=...)`: decorated by a call written out
             found.extend(fn for fn in self._wrapped_by_calls(fid, decorator) if fn not in found)
-        confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
-        return [Target(fn, "decorated", confidence, len(found)) for fn in found]
+        return _decorated_targets(found)
+
+    def _decorated_with(self, fid: int, decorator: Sym, called: bool | None) -> list[Sym]:
+        """The functions ``@decorator`` decorates (``called``: ``@decorator(...)``; None: either), of the file ``fid``
+        and of other files (`@validator def email(...)` with `from .utils import validator`: their file says which
+        decorator it is, and storing it names the decorator: resolve.affected_files, "@name")."""
+        found = [fn for fn in self._decorated_in(fid) if self._decorates(fn, decorator, called)]
+        found.extend(fn for fn in self._decorated_elsewhere(fid, decorator.name) if self._decorates(fn, decorator, called))
+        return found
 
     def _defined_here(self, fid: int, dotted: str) -> bool:
         """Whether the last part of ``dotted`` names a function of the file ``fid`` (a cheap test before a look-up)."""
@@ -3374,12 +3378,8 @@ class Resolver:
         else:
             decorator, called = fn, (None if self._returns_itself(fid, fn) else False)
         self._decorated_elsewhere(fid, decorator.name)  # (builds the table of every decorated function by name)
-        if decorator.name not in (self._decorated_by_name or {}):
-            return found
-        decorated = [f for f in self._decorated_in(fid) if self._decorates(f, decorator, called)]
-        decorated.extend(f for f in self._decorated_elsewhere(fid, decorator.name) if self._decorates(f, decorator, called))
-        confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(decorated)), 3) if decorated else 0
-        found.extend(Target(f, "decorated", confidence, len(decorated)) for f in decorated)
+        if decorator.name in (self._decorated_by_name or {}):
+            found.extend(_decorated_targets(self._decorated_with(fid, decorator, called)))
         return found
 
     def _returns_itself(self, fid: int, fn: Sym) -> bool:
@@ -3622,6 +3622,12 @@ def _table_targets(found: list[Sym]) -> list[Target]:
     """The functions of a table, one of which runs: each a guess among them (at most :data:`_LOOKUP_CONFIDENCE`)."""
     confidence = round(min(_LOOKUP_CONFIDENCE, 1 / len(found)), 3) if found else 0
     return [Target(f, "table", confidence, len(found)) for f in found]
+
+
+def _decorated_targets(found: list[Sym]) -> list[Target]:
+    """The functions a decorator decorates as targets of what runs them, each as likely as the others."""
+    confidence = round(min(_DECORATED_CONFIDENCE, 1 / len(found)), 3) if found else 0
+    return [Target(fn, "decorated", confidence, len(found)) for fn in found]
 
 
 def _param_names(fn: Sym) -> set[str]:
