@@ -79,6 +79,8 @@ _BINDING_FACTS = frozenset({"assign", "alias", "element", "lookup", "unpack"})
 MAX_FAMILIES = 3
 
 _PY_BUILTINS = frozenset(dir(builtins))
+#: the built-in classes (``int``, ``dict``, ``bytes``, ``ValueError``...): ``int.from_bytes(...)`` is theirs
+_PY_BUILTIN_TYPES = frozenset(n for n in _PY_BUILTINS if isinstance(getattr(builtins, n), type))
 _CALLABLE_KINDS = ("function", "method", "class", "struct", "interface", "trait", "enum")
 #: what a function returns by name that a call of its result runs: a function, or a class it constructs
 #: (fastjsonschema's `_get_code_generator_class(schema)(...)` returning `CodeGeneratorDraft07`)
@@ -2274,6 +2276,14 @@ class Resolver:
         head = receiver.split(".")[0]
         if not head.isidentifier():
             return False
+        if (
+            receiver in _PY_BUILTIN_TYPES
+            and receiver not in _param_names(scope)  # (cssutils' `def _propertyname(self, property, actual)`)
+            and not self._enclosing_param(scope, receiver)
+            and not self.lookup(fid, scope, receiver)
+            and not self._facts_of(fid, scope, receiver)
+        ):
+            return True  # `int.from_bytes(data, "big")`, `dict.update(self, ...)`: the built-in class's own method
         # `_REGEX = re.compile(...)` then `cls._REGEX.match(v)`, `todo = deque(...)` then `todo.popleft()`: a variable
         # (or an attribute of self) that only ever holds what an outside module's function or class makes
         variable = receiver if head in _SELF_NAMES and receiver.count(".") == 1 else head

@@ -3399,6 +3399,26 @@ def test_a_function_given_to_a_class_that_stores_and_calls_it_is_called_by_the_m
     assert ("stats.py", "_calc_mean", "passed") not in calls(edges, "stats.py::_StatsProperty.describe")
 
 
+def test_a_method_called_on_a_built_in_class_is_no_name_match(repo: Path, tmp_path: Path) -> None:
+    # ecdsa's `int.from_bytes(ent_256, "big")` matched its four `Point*.from_bytes` by name
+    edges, _, _ = index(
+        repo,
+        {
+            "points.py": "class Point:\n    @classmethod\n    def from_bytes(cls, data):\n        return cls()\n\n"
+            "    def keys(self):\n        return []\n",
+            "util.py": "def bits(data):\n    return int.from_bytes(data, 'big')\n\n\ndef table(names):\n"
+            "    return dict.fromkeys(names)\n\n\ndef point(p, data):\n    return p.from_bytes(data)\n\n\n"
+            "def named(int, data):\n    return int.from_bytes(data)\n",
+            "shadow.py": "from points import Point as int\n\n\ndef made(data):\n    return int.from_bytes(data)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert not calls(edges, "util.py::bits")
+    assert ("points.py", "Point.from_bytes", "name-match") in calls(edges, "util.py::point")  # an untyped receiver
+    assert ("points.py", "Point.from_bytes", "name-match") in calls(edges, "util.py::named")  # a parameter named `int`
+    assert {q for _, q, _ in calls(edges, "shadow.py::made")} == {"Point.from_bytes"}  # `int` bound to a class here
+
+
 BUILTINS = """\
 class Builtin:
     def __init__(self, function):
