@@ -1673,14 +1673,17 @@ class Graph:
         return tests
 
     def guarded_names(self, file_ids: Iterable[int]) -> set[tuple[int, str]]:
-        """(file id, name) of the definitions the files make in a module-level block (the parser's ``guarded``
-        references: impact.name_guarded_tests)."""
+        """(file id, name) of the definitions the files make in a module-level block, and (file id, ``Class.name``) of
+        those a class body makes in one (the parser's ``guarded`` references, whose scope is the definition itself:
+        impact.name_guarded_tests)."""
         out: set[tuple[int, str]] = set()
         for chunk in _chunks(sorted(file_ids)):
             out.update(
-                (int(r[0]), str(r[1]))
+                (int(r[0]), str(r[1]) if "." not in str(r[2]) else _first_name(str(r[2])))
                 for r in self.conn.execute(
-                    f"SELECT file_id, name FROM refs WHERE kind = 'guarded' AND file_id IN ({_in(chunk)})", chunk
+                    "SELECT r.file_id, r.name, s.qualname FROM refs r JOIN symbols s ON s.id = r.scope_id"
+                    f" WHERE r.kind = 'guarded' AND r.file_id IN ({_in(chunk)})",
+                    chunk,
                 )
             )
         return out
@@ -2789,14 +2792,18 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
 
 def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Give its file's node id to each Python test defined in a module-level block (``if SELENIUM: class
-    TestInnerText``, ``try: ... except ImportError:``): the definition may not exist when pytest imports the module,
-    and ``pytest file::TestInnerText`` then stops at "not found" without running the other ids; the file runs
-    whatever tests it has."""
+    TestInnerText``, ``try: ... except ImportError:``), and its class's to each test method a class body defines in
+    one: the definition may not exist when pytest imports the module, and ``pytest file::TestInnerText`` then stops at
+    "not found" without running the other ids; the file (the class) runs whatever tests it has."""
     python = [h for h in hits.values() if not h.nodeid and h.qualname and h.node.language == "python"]
     guarded = graph.guarded_names({h.node.file_id for h in python}) if python else set()
     for h in python:
-        if (h.node.file_id, _first_name(h.qualname).partition(".")[0]) in guarded:
+        parts = _first_name(h.qualname).split(".")
+        if (h.node.file_id, parts[0]) in guarded:
             h.nodeid = h.node.path
+        elif len(parts) > 1 and (h.node.file_id, ".".join(parts[:2])) in guarded:
+            # a method a class body defines in a block (`if sys.version_info >= (3, 12): def test_x(self)`): its class
+            h.nodeid = nodeid(h.node.path, parts[0], h.node.language)
 
 
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:

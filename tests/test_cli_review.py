@@ -69,6 +69,29 @@ def test_pytest_runs_exactly_the_selected_tests(tmp_path: Path) -> None:
     assert "1 passed" in run.stdout
 
 
+def test_a_test_method_defined_under_a_condition_in_its_class_body_is_listed_by_its_class(tmp_path: Path) -> None:
+    # asttokens' `if sys.version_info >= (3, 12): def test_fstrings_3_12_plus(self)`: false here, so `pytest
+    # file::TestMarks::test_new` would stop at "not found" and run none of the other ids
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/test_marks.py",
+        "import sys\nfrom pkg.api import serve\n\n\nclass TestMarks:\n    if sys.version_info >= (9, 0):\n"
+        "        def test_new(self):\n            assert serve(1) == 4\n\n"
+        "    def test_old(self):\n        assert serve(0) == 2\n\n\n"
+        "class TestOther:\n    def test_new(self):\n        assert serve(2) == 6\n",
+    )
+    commit(repo, "marks tests")
+    ids = staged_leaf_ids(repo, tmp_path)
+    assert ids == [
+        "tests/test_api.py::test_serve", "tests/test_marks.py::TestMarks", "tests/test_marks.py::TestMarks::test_old",
+        "tests/test_marks.py::TestOther::test_new",
+    ]
+    run = run_pytest(repo, ids)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout, run.stdout
+
+
 def test_a_test_defined_under_a_module_level_condition_is_listed_by_its_file(tmp_path: Path) -> None:
     # pyquery's `if SELENIUM: class TestInnerText`: false here, so `pytest file::TestInnerText` would stop at "not found"
     # and run none of the other ids

@@ -1490,6 +1490,27 @@ def _toplevel(node: Any, source: bytes) -> list[Item]:
     return out
 
 
+def _class_block(node: Any) -> list[Item]:
+    """``guarded`` items of a statement of a class body: the definitions in its ``if``/``try``/``with``/``for`` blocks
+    (asttokens' `if sys.version_info >= (3, 12): def test_fstrings_3_12_plus(self)`), which the class may not have
+    when its module runs (impact.name_guarded_tests)."""
+    if node.type in ("function_definition", "class_definition", "decorated_definition", "expression_statement"):
+        return []
+    out: list[Item] = []
+    stack = [node]
+    while stack:
+        statement = stack.pop()
+        kind = statement.type
+        if kind in ("function_definition", "class_definition", "decorated_definition"):
+            defined = statement.child_by_field_name("definition") if kind == "decorated_definition" else statement
+            name = defined.child_by_field_name("name") if defined is not None else None
+            if name is not None:
+                out.append(("guarded", name, None))
+            continue
+        stack.extend(c for c in statement.named_children if c.type.endswith(("_statement", "_clause", "definition")) or c.type == "block")
+    return out
+
+
 def _stored_values(expression: Any, source: bytes, out: list[Item]) -> None:
     """``holds`` items of one expression statement (see :func:`_toplevel`)."""
     kind = expression.type
@@ -1616,6 +1637,8 @@ def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> l
         return _interpolation(node)
     if what == "toplevel":
         return _toplevel(node, source)
+    if what == "classblock":
+        return _class_block(node)
     if what == "spawn":
         return _spawned(node, source)
     if what == "dotted":  # (the query's #match? keeps the strings that look like `pkg.mod.name`, as _DOTTED)

@@ -73,6 +73,9 @@
 ; `FORMATS = {"pipe": Format(line=_pipe_line)}` (a `holds` reference: the name, the variable; python.toplevel)
 (module (_) @expand.toplevel)
 
+; the blocks of a class body: a definition in one may not exist (`if sys.version_info >= (3, 12): def test_x(self)`)
+(class_definition body: (block (_) @expand.classblock))
+
 ; imports
 (import_statement name: (dotted_name) @import.module) @import
 (import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
