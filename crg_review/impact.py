@@ -2804,6 +2804,14 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
         elif len(parts) > 1 and (h.node.file_id, ".".join(parts[:2])) in guarded:
             # a method a class body defines in a block (`if sys.version_info >= (3, 12): def test_x(self)`): its class
             h.nodeid = nodeid(h.node.path, parts[0], h.node.language)
+    # and the copies a subclass of another file inherits (asttokens' `class TestAstroid(test_mark_tokens.TestMarkTokens)`)
+    inherited = [h for h in python if not h.nodeid and h.node.kind in _CLASS_KINDS and h.qualname.count(".") == 1]
+    for h in inherited:
+        bases = graph.nodes(graph._transitive(h.node.id, "bases"))
+        method = _first_name(h.qualname).partition(".")[2]
+        named = graph.guarded_names({b.file_id for b in bases.values()})
+        if any((b.file_id, f"{_first_name(b.qualname)}.{method}") in named for b in bases.values()):
+            h.nodeid = nodeid(h.node.path, h.node.qualname, h.node.language)
 
 
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:

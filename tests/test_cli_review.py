@@ -81,15 +81,17 @@ def test_a_test_method_defined_under_a_condition_in_its_class_body_is_listed_by_
         "    def test_old(self):\n        assert serve(0) == 2\n\n\n"
         "class TestOther:\n    def test_new(self):\n        assert serve(2) == 6\n",
     )
+    # and a subclass in another file inherits it (asttokens' `class TestAstroid(test_mark_tokens.TestMarkTokens)`)
+    write(repo, "tests/test_sub.py", "from tests import test_marks\n\n\nclass TestSub(test_marks.TestMarks):\n    pass\n")
     commit(repo, "marks tests")
     ids = staged_leaf_ids(repo, tmp_path)
     assert ids == [
         "tests/test_api.py::test_serve", "tests/test_marks.py::TestMarks", "tests/test_marks.py::TestMarks::test_old",
-        "tests/test_marks.py::TestOther::test_new",
+        "tests/test_marks.py::TestOther::test_new", "tests/test_sub.py::TestSub", "tests/test_sub.py::TestSub::test_old",
     ]
     run = run_pytest(repo, ids)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "3 passed" in run.stdout, run.stdout
+    assert "4 passed" in run.stdout, run.stdout
 
 
 def test_a_test_defined_under_a_module_level_condition_is_listed_by_its_file(tmp_path: Path) -> None:
