@@ -2806,11 +2806,11 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
             h.nodeid = nodeid(h.node.path, parts[0], h.node.language)
     # and the copies a subclass of another file inherits (asttokens' `class TestAstroid(test_mark_tokens.TestMarkTokens)`)
     inherited = [h for h in python if not h.nodeid and h.node.kind in _CLASS_KINDS and h.qualname.count(".") == 1]
+    bases = {c: graph.nodes(graph._transitive(c, "bases")) for c in {h.node.id for h in inherited}}
+    named = graph.guarded_names({b.file_id for found in bases.values() for b in found.values()}) if inherited else set()
     for h in inherited:
-        bases = graph.nodes(graph._transitive(h.node.id, "bases"))
         method = _first_name(h.qualname).partition(".")[2]
-        named = graph.guarded_names({b.file_id for b in bases.values()})
-        if any((b.file_id, f"{_first_name(b.qualname)}.{method}") in named for b in bases.values()):
+        if any((b.file_id, f"{_first_name(b.qualname)}.{method}") in named for b in bases[h.node.id].values()):
             h.nodeid = nodeid(h.node.path, h.node.qualname, h.node.language)
 
 
