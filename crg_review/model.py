@@ -10,9 +10,9 @@ the resolver turns references and imports into edges between symbols.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 __all__ = [
     "CLASS_KINDS",
@@ -95,6 +95,29 @@ def calls_a_parameter(params: Iterable[str], refs: Iterable[tuple[str, str, str]
         ):
             return True
     return False
+
+
+#: the kinds of references :func:`calls_a_parameter` reads
+PARAMETER_CALL_KINDS = ("call", "callback", "lookup", "element")
+
+_Scope = TypeVar("_Scope", bound=Hashable)
+
+
+def parameter_callers(
+    params: Callable[[_Scope], Iterable[str] | None], refs: Iterable[tuple[_Scope, str, str, str]]
+) -> set[_Scope]:
+    """The scopes whose references (scope, kind, name, receiver) call a parameter (:func:`calls_a_parameter`);
+    ``params`` gives a scope's parameters (None: no function)."""
+    by_scope: dict[_Scope, list[tuple[str, str, str]]] = {}
+    for scope, kind, name, receiver in refs:
+        if kind in PARAMETER_CALL_KINDS:
+            by_scope.setdefault(scope, []).append((kind, name, receiver))
+    found: set[_Scope] = set()
+    for scope, rs in by_scope.items():
+        given = params(scope)
+        if given is not None and calls_a_parameter(given, rs):
+            found.add(scope)
+    return found
 
 
 def decorator_name(text: str) -> str:

@@ -58,11 +58,12 @@ from .model import (
     MAIN_SCOPE,
     MODULE_QUALNAME,
     MODULE_TEST_HOOKS,
+    PARAMETER_CALL_KINDS,
     RETURN_FACT,
-    calls_a_parameter,
     decorator_name,
     fixture_given_name,
     param_name,
+    parameter_callers,
     stored_method,
 )
 from .store import escape_like, path_names
@@ -3201,14 +3202,10 @@ class Resolver:
             if rows is None:
                 rows = self.conn.execute(
                     "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=?"
-                    " AND kind IN ('call','callback','lookup','element')",
-                    (fid,),
+                    f" AND kind IN ({','.join('?' * len(PARAMETER_CALL_KINDS))})",
+                    (fid, *PARAMETER_CALL_KINDS),
                 ).fetchall()
-            refs: dict[int, list[tuple[str, str, str]]] = {}
-            for _, scope, kind, name, receiver, _ in rows:
-                if kind in ("call", "callback", "lookup", "element"):
-                    refs.setdefault(scope, []).append((kind, name, receiver))
-            found = frozenset(s for s, rs in refs.items() if calls_a_parameter(self.sym(s).params, rs))
+            found = frozenset(parameter_callers(lambda s: self.sym(s).params, (r[1:5] for r in rows)))
             self._param_callers[fid] = found
         return found
 
@@ -3387,8 +3384,7 @@ class Resolver:
             decorator, called = parent, True
         else:
             decorator, called = fn, (None if self._returns_itself(fid, fn) else False)
-        self._decorated_elsewhere(fid, decorator.name)  # (builds the table of every decorated function by name)
-        if decorator.name in (self._decorated_by_name or {}):
+        if decorator.name in self._decorated_table():  # (no function decorated by that name anywhere: nothing to ask)
             found.extend(_decorated_targets(self._decorated_with(fid, decorator, called)))
         return found
 
@@ -3416,8 +3412,11 @@ class Resolver:
         return False
 
     def _decorated_elsewhere(self, fid: int, name: str) -> list[Sym]:
-        """The Python functions of other files than ``fid`` with a decorator whose last dotted part is ``name``
-        (one query a resolver: every decorated function, by the decorators' names)."""
+        """The Python functions of other files than ``fid`` with a decorator whose last dotted part is ``name``."""
+        return [fn for fn in self._decorated_table().get(name, ()) if fn.file_id != fid]
+
+    def _decorated_table(self) -> dict[str, list[Sym]]:
+        """Every decorated Python function, by the last dotted part of each of its decorators (one query a resolver)."""
         if self._decorated_by_name is None:
             by_name: dict[str, list[Sym]] = {}
             rows = self.conn.execute(
@@ -3429,7 +3428,7 @@ class Resolver:
                 for last in {decorator_name(d) for d in fn.decorators}:
                     by_name.setdefault(last, []).append(fn)
             self._decorated_by_name = by_name
-        return [fn for fn in self._decorated_by_name.get(name, ()) if fn.file_id != fid]
+        return self._decorated_by_name
 
     def _wrapped_by_calls(self, fid: int, decorator: Sym) -> list[Sym]:
         """The functions given by name on the line of a call of ``decorator`` in the file ``fid``, or on the next line

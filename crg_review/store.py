@@ -22,12 +22,13 @@ from .model import (
     FACT_KINDS,
     FUNCTION_KINDS,
     MODULE_QUALNAME,
+    PARAMETER_CALL_KINDS,
     RETURN_FACT,
     ParseResult,
     Symbol,
-    calls_a_parameter,
     decorator_name,
     fixture_given_name,
+    parameter_callers,
     stored_method,
 )
 
@@ -711,14 +712,12 @@ class Store:
                 "SELECT qualname, params FROM symbols WHERE file_id=? AND kind IN ('function','method')", (fid,)
             )
         }
-        refs: dict[str, list[tuple[str, str, str]]] = {}
-        for qualname, kind, name, receiver in self.conn.execute(
+        refs = self.conn.execute(
             "SELECT s.qualname, r.kind, r.name, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-            " WHERE r.file_id=? AND r.kind IN ('call','callback','lookup','element')",
-            (fid,),
-        ):
-            refs.setdefault(str(qualname), []).append((str(kind), str(name), str(receiver)))
-        return {q for q, rs in refs.items() if q in params and calls_a_parameter(params[q], rs)}
+            f" WHERE r.file_id=? AND r.kind IN ({','.join('?' * len(PARAMETER_CALL_KINDS))})",
+            (fid, *PARAMETER_CALL_KINDS),
+        )
+        return parameter_callers(params.get, ((str(q), str(k), str(n), str(r)) for q, k, n, r in refs))
 
     def _hook_refs(self, fid: int) -> set[tuple[str, str, str, str, int]]:
         """A stored file's references in its ``__getattr__`` methods that say what it forwards to (:func:`_forwarding`):
@@ -1121,11 +1120,7 @@ def _return_facts_of(parsed: ParseResult) -> dict[str, set[tuple[str, str]]]:
 def _parameter_callers_of(parsed: ParseResult) -> set[str]:
     """What :meth:`Store._parameter_callers` reads back once ``parsed`` is stored."""
     params = {s.qualname: s.params for s in parsed.symbols if s.kind in FUNCTION_KINDS}
-    refs: dict[str, list[tuple[str, str, str]]] = {}
-    for r in parsed.references:
-        if r.kind in ("call", "callback", "lookup", "element"):
-            refs.setdefault(r.scope, []).append((r.kind, r.name, r.receiver))
-    return {q for q, rs in refs.items() if q in params and calls_a_parameter(params[q], rs)}
+    return parameter_callers(params.get, ((r.scope, r.kind, r.name, r.receiver) for r in parsed.references))
 
 
 def _returns_changed(old: dict[str, set[tuple[str, str]]], new: dict[str, set[tuple[str, str]]], names: set[str]) -> set[str]:
