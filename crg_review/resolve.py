@@ -1571,6 +1571,18 @@ class Resolver:
             self._below[class_id] = order
         return order
 
+    def _closed_over_cls(self, fid: int, scope: Sym) -> Sym | None:
+        """For ``cls(...)`` in a function nested in a classmethod (``def _try_load(): return cls(*parts)``): the
+        class whose method takes ``cls``, unless a scope on the way binds the name itself or is a class."""
+        facts = self.facts(fid)
+        for s in self._scope_chain(scope):
+            if s.kind in _CLASS_KINDS or facts.get((s.id, "cls")):
+                return None
+            if "cls" in _param_names(s):
+                owner = self.sym(s.parent_id) if s.parent_id is not None else None
+                return owner if owner is not None and owner.kind in _CLASS_KINDS else None
+        return None
+
     def enclosing_class(self, scope: Sym) -> Sym | None:
         s: Sym | None = scope
         while s is not None:
@@ -1711,8 +1723,10 @@ class Resolver:
                 for t in targets:
                     add(scope.id, t, "fixture", line)
                 continue
-            if language == "python" and receiver == "" and name in scope.params and kind != "decorator":
-                cls = self.enclosing_class(scope) if name == "cls" and kind == "call" else None
+            closure = language == "python" and not receiver and name == "cls" and kind == "call" and name not in scope.params
+            cls_of = self._closed_over_cls(fid, scope) if closure else None
+            if language == "python" and receiver == "" and (name in scope.params or cls_of is not None) and kind != "decorator":
+                cls = cls_of or (self.enclosing_class(scope) if name == "cls" and kind == "call" else None)
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
                     for ctor in _CONSTRUCTORS:

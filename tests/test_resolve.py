@@ -1144,6 +1144,28 @@ def test_new_instances_of_the_own_class(repo: Path, tmp_path: Path) -> None:
     assert ("pkg/base.py", "Base.__init__", "constructor") in calls(edges, "pkg/markup.py::Markup.make")
 
 
+def test_cls_called_in_a_function_nested_in_a_classmethod(repo: Path, tmp_path: Path) -> None:
+    # babel's Locale.parse: `def _try_load(parts): return cls(*parts)` inside the classmethod
+    files = {
+        "pkg/base.py": "class Base:\n    pass\n",
+        "pkg/locale.py": (
+            "from .base import Base\n\n\n"
+            "class Locale(Base):\n    @classmethod\n    def parse(cls, text):\n"
+            "        def _try_load(parts):\n            return cls(*parts)\n\n"
+            "        def _shadowed():\n            cls = dict\n            return cls()\n\n"
+            "        return _try_load(text.split())\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/locale.py", "Locale", "self") in calls(edges, "pkg/locale.py::Locale.parse._try_load")
+    assert not {c for c in calls(edges, "pkg/locale.py::Locale.parse._shadowed") if c[1].startswith("Locale")}
+    # the base gains an __init__: the nested call runs it too
+    edges = assert_incremental_equals_full(
+        repo, tmp_path, tmp_path / "i.db", {"pkg/base.py": "class Base:\n    def __init__(self, *parts):\n        pass\n"}
+    )
+    assert ("pkg/base.py", "Base.__init__", "constructor") in calls(edges, "pkg/locale.py::Locale.parse._try_load")
+
+
 OPERATORS = {
     "pkg/version.py": (
         "class Version:\n    def __init__(self, text):\n        self.text = text\n\n"
