@@ -97,6 +97,10 @@ DEFAULT_CAP = 200
 TEST_DEPTH_WINDOW = 6
 #: beyond the first edge, the test walk ignores edges less certain than this (name matches among many)
 TEST_EDGE_MIN_CONFIDENCE = 0.2
+#: how the resolver tells a call that runs one of a known few functions (the functions of a table the code takes one
+#: from, and the wrappers of those it decorates; the functions a decorator wraps): however many, one of them runs,
+#: so the walk follows each whatever its share (segno's `_VALID_SERIALIZERS[ext](...)`, one of 12 writers)
+_ONE_OF_KNOWN = frozenset(("table", "wrapper", "decorated"))
 #: confidence of a virtual edge from a call of an overridden base method to an override (dispatch)
 DISPATCH_CONFIDENCE = 0.7
 #: confidence of a virtual edge from the callers of an override to the base method it replaces
@@ -194,6 +198,12 @@ _SETATTR_SPAN = 3
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
 #: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
+#: special methods that may run where an instance is made in a class body (or its class is), on import: the others
+#: run where it is used, and a class body's ``widget = FileInput()`` (wtforms) makes one for the users of its class
+_RUN_ON_MAKING = frozenset(
+    ("__init__", "__new__", "__post_init__", "__attrs_post_init__", "__set_name__", "__init_subclass__")
+    + ("__class_getitem__", "__mro_entries__", "__hash__", "__eq__")
+)
 #: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
 _COPY_METHODS = frozenset(
     ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")
@@ -378,6 +388,7 @@ class Graph:
         self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
         self._builder_out: dict[int, dict[int, set[int]]] = {}  # class → :meth:`_builder_callees`
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
+        self._metaclasses: dict[int, bool] = {}  # class → whether it derives from `type`
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
         self._class_family: dict[tuple[int, int], bool] = {}
@@ -1510,6 +1521,32 @@ class Graph:
             return []
         return [EdgeIn(maker.id, fn.id, "call", 1.0, "closure", fn.start_line)]
 
+    def classes_made(self, method: Node, made: Sequence[EdgeIn]) -> list[EdgeIn]:
+        """For a method a metaclass of the repository runs when it makes a class (any but ``__call__``, which runs
+        when the class is called: wtforms' ``FormMeta.__setattr__``): the scopes whose code makes a class naming the
+        metaclass in its header (``made``: the uses of the metaclass, :meth:`constructed_via`) or deriving from one,
+        each defined where it runs on import (a module body) or when its function runs."""
+        if not made or method.name == "__call__" or not _is_special(method.name) or method.parent_id is None:
+            return []
+        if not self._is_metaclass(method.parent_id):
+            return []
+        headers = [e.src for e in made if e.kind == "ref"]
+        named = self.nodes(headers)
+        classes = [c for c in headers if c in named and named[c].kind in _CLASS_KINDS]
+        out: list[EdgeIn] = []
+        seen: set[int] = set()
+        for cid in [*classes, *(s for c in classes for s in self._transitive(c, "subclasses"))]:
+            cls = self.nodes([cid]).get(cid)
+            if cid in seen or cls is None or cls.parent_id is None:
+                continue
+            seen.add(cid)
+            where = self.nodes([cls.parent_id]).get(cls.parent_id)
+            if where is not None and where.kind == "module":
+                out.append(EdgeIn(where.id, method.id, "call", 1.0, "import-time", cls.start_line))
+            elif where is not None:
+                out.append(EdgeIn(where.id, method.id, "call", 1.0, "metaclass", cls.start_line))
+        return out
+
     def copied_by(self, method: Node) -> list[EdgeIn]:
         """For a pickling or copying hook (``__reduce__``, ``__setstate__``, ``__deepcopy__``, ...): the scopes
         that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` and use the method's class (or get one
@@ -1870,11 +1907,12 @@ class Graph:
 
     def _is_metaclass(self, class_id: int) -> bool:
         """Whether a class derives from ``type``, itself or through its bases in the repository."""
-        ids = [class_id, *self._transitive(class_id, "bases")]
-        return (
-            self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({_in(ids)}) AND name='type'", ids).fetchone()
-            is not None
-        )
+        found = self._metaclasses.get(class_id)
+        if found is None:
+            ids = [class_id, *self._transitive(class_id, "bases")]
+            row = self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({_in(ids)}) AND name='type'", ids).fetchone()
+            found = self._metaclasses[class_id] = row is not None
+        return found
 
     def test_imports(self, path: str, name: str) -> list[tuple[str, int, str]]:
         """(path, file id, bound name) of the test modules that import the test class or function ``name`` of
@@ -2413,8 +2451,19 @@ def walk_tests(
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
+            named = bool(edges)  # edges into the node itself, not into its class (constructed_via)
+            made_for_later: Collection[EdgeIn] = ()
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
-                edges += _made_for_tests(graph, node) + graph.copied_by(node) + graph.closure_maker(node)
+                made = _made_for_tests(graph, node)
+                if (
+                    made
+                    and _is_special(node.name)
+                    and node.name not in _RUN_ON_MAKING
+                    and node.parent_id is not None
+                    and not graph._is_metaclass(node.parent_id)  # (a class made: its metaclass's __setattr__ runs)
+                ):
+                    made_for_later = set(made)
+                edges += made + graph.copied_by(node) + graph.closure_maker(node) + graph.classes_made(node, made)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
                     edges += graph.receiver_guesses(node)
                 edges += graph.self_callers(node)
@@ -2439,7 +2488,10 @@ def walk_tests(
             # a function nothing calls, only named: one stored at import time in a module's table
             # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which only
             # the module's importers can
-            stored = node.kind in _FUNCTION_KINDS and all(e.kind == "ref" for e in edges)
+            # (a special method's class named by a module body, `_hush_pyflakes = [SigningKey, VerifyingKey]`, is no
+            # function stored: the method runs on instances, which the scopes naming the class as a value stand for)
+            special = not named and _is_special(node.name) and node.name not in _CONSTRUCTORS
+            stored = node.kind in _FUNCTION_KINDS and not special and all(e.kind == "ref" for e in edges)
             if node.kind in _FUNCTION_KINDS and any(cache[e.src].kind == "module" for e in edges if e.src in cache):
                 # where the graph knows who reads that table, those scopes stand for the module, whose
                 # importers (every module above it, often the whole suite) the walk would take otherwise;
@@ -2497,14 +2549,24 @@ def walk_tests(
                     or e.resolution == "import-time"
                     or (stored and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
                 )
-                class_body = e.kind == "call" and not held and src.kind in _CLASS_KINDS and graph.runs_on_import(src)
+                class_body = (
+                    e.kind == "call"
+                    and not held
+                    and src.kind in _CLASS_KINDS
+                    and e not in made_for_later  # the class's users stand for the instance's (below)
+                    and graph.runs_on_import(src)
+                )
                 if runs_on_import or (class_body and (not src.in_test_file or e.confidence >= TEST_EDGE_MIN_CONFIDENCE)):
                     # module or class body code runs the change whenever the module is imported (a test class's
                     # `variant = TypeBuilder.make_variant(...)`: its module fails to import, every test in it fails)
                     module = src.id if src.kind == "module" else graph.module_symbol(src.file_id)
                     if module is not None and module not in executed:
                         executed.add(module)
-                        levels.setdefault(module, level + 1)
+                        # a module importing one whose import fails fails to import too, however long the chain:
+                        # an import counts nothing for the test window (svgwrite's validators, built on import of a
+                        # module nine imports below its tests)
+                        imported = dst in executed and e.kind == "import"
+                        levels.setdefault(module, level if imported else level + 1)
                         known = state.get(module, (depth + 1, "graph", 0))
                         state[module] = (min(known[0], depth + 1), known[1], known[2] | bits)
                         nxt[module] = nxt.get(module, 0) | known[2] | bits
@@ -2524,7 +2586,7 @@ def walk_tests(
                         # name comes from are reached through them too (django's capfirst: two in three)
                         guessed.append((e, node, bits, depth, reason, level))
                     continue
-                if e.confidence < floor:
+                if e.confidence < floor and e.resolution not in _ONE_OF_KNOWN:
                     continue
                 if e.resolution == "instances" and bits & keyed_bits:
                     if bits & ~keyed_bits:

@@ -1992,6 +1992,118 @@ def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Pa
     assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)
 
 
+def test_a_special_methods_class_named_by_a_module_body_is_no_function_stored(tmp_path: Path, capsys: Any) -> None:
+    # ecdsa's `_hush_pyflakes = [SigningKey, VerifyingKey]` in its package: the module body holds the class, it makes
+    # no instance whose __repr__ would run; as a function stored, every importer of the package (the whole suite) ran it
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/keys.py",
+        "class Key:\n    def __init__(self, n):\n        self.n = n\n\n"
+        "    def __repr__(self):\n        return 'Key(%r)' % self.n\n\n\n"
+        "def keep(cls):\n    return [cls(1)]\n\n\ndef kept():\n    return keep(Key)\n",
+    )
+    write(repo, "pkg/__init__.py", "from .keys import Key\n\n_hush = [Key]\n")
+    write(repo, "tests/test_keys.py", "from pkg.keys import kept\n\n\ndef test_kept():\n    assert repr(kept()[0])\n")
+    write(repo, "tests/test_other.py", "import pkg\n\n\ndef test_other():\n    assert pkg.__name__\n")
+    commit(repo, "keys")
+    edit(repo, "pkg/keys.py", "        return 'Key(%r)' % self.n\n", "        return 'Key(%s)' % self.n\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_keys.py::test_kept" in tests  # kept hands the class on as a value
+    assert "tests/test_other.py::test_other" not in tests
+
+
+def test_an_instance_a_class_body_makes_runs_its_special_methods_for_the_users_of_that_class(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # wtforms: `widget = widgets.FileInput()` in FileField's body makes the widget on import; its __call__ runs where
+    # a FileField is rendered, not for every test that imports the module (the whole suite, before)
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/widgets.py",
+        "class FileInput:\n    def __call__(self, field):\n        return '<input type=file>'\n\n    def __init__(self):\n"
+        "        self.kind = 'file'\n",
+    )
+    write(
+        repo,
+        "pkg/fields.py",
+        "from .widgets import FileInput\n\n\nclass FileField:\n    widget = FileInput()\n\n    def render(self):\n"
+        "        return self.widget(self)\n\n\nclass TextField:\n    pass\n",
+    )
+    write(repo, "tests/test_file.py", "from pkg.fields import FileField\n\n\ndef test_file():\n    assert FileField()\n")
+    write(repo, "tests/test_text.py", "from pkg.fields import TextField\n\n\ndef test_text():\n    assert TextField()\n")
+    commit(repo, "widgets")
+    edit(repo, "pkg/widgets.py", "        return '<input type=file>'\n", "        return '<input type=\"file\">'\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_file.py::test_file" in tests
+    assert "tests/test_text.py::test_text" not in tests
+    commit(repo, "quotes")
+    # its __init__ runs where the instance is made: on import of the module
+    edit(repo, "pkg/widgets.py", "        self.kind = 'file'\n", "        self.kind = 'files'\n")
+    assert "tests/test_text.py::test_text" in selected(review(capsys, repo))
+
+
+def test_a_function_of_a_table_the_code_takes_one_from_is_followed_however_many_it_holds(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # segno's `_VALID_SERIALIZERS[ext](...)`: one of twelve writers runs, each a 1/12 share, below the walk's cut for
+    # guesses; a helper of one writer was found only by tests of the writer itself
+    repo = project(tmp_path)
+    writers = "".join(f"def write_{k}():\n    return _color()\n\n\n" for k in "abcdef")
+    table = ", ".join(f"'{k}': write_{k}" for k in "abcdef")
+    write(
+        repo,
+        "pkg/writers.py",
+        f"def _color():\n    return 'black'\n\n\n{writers}_TABLE = {{{table}}}\n\n\n"
+        "def save(kind):\n    serializer = _TABLE[kind]\n    return serializer()\n",
+    )
+    write(repo, "pkg/cli.py", "from pkg import writers\n\nCHOICES = [kind for kind, _func in writers._TABLE.items()]\n")
+    write(repo, "tests/test_save.py", "from pkg.writers import save\n\n\ndef test_save():\n    assert save('a')\n")
+    commit(repo, "writers")
+    edit(repo, "pkg/writers.py", "    return 'black'\n", "    return 'white'\n")
+    assert "tests/test_save.py::test_save" in selected(review(capsys, repo))
+
+
+def test_a_chain_of_imports_of_a_module_that_runs_a_change_counts_nothing_for_the_test_window(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # svgwrite: validators built on import of a module nine imports below the tests that fail with them
+    repo = project(tmp_path)
+    write(repo, "pkg/m0.py", "from pkg.core import leaf\n\nVALUE = leaf(1)\n")
+    for i in range(1, 9):
+        write(repo, f"pkg/m{i}.py", f"from pkg import m{i - 1}\n\nNAME = {i}\n")
+    write(repo, "tests/test_top.py", "import pkg.m8\n\n\ndef test_top():\n    assert pkg.m8.NAME\n")
+    write(repo, "tests/test_near.py", "from pkg.core import leaf\n\n\ndef test_near():\n    assert leaf(1)\n")
+    commit(repo, "chain")
+    edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_near.py::test_near"][0] == 1  # the nearest test: the window starts there
+    assert "tests/test_top.py::test_top" in tests
+
+
+def test_a_metaclass_method_runs_where_a_class_it_makes_is_defined(tmp_path: Path, capsys: Any) -> None:
+    # wtforms' FormMeta.__setattr__: every `class F(Form)` of a test module runs it on import
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/meta.py",
+        "class FormMeta(type):\n    def __setattr__(cls, name, value):\n        type.__setattr__(cls, name, value)\n",
+    )
+    write(repo, "pkg/forms.py", "from .meta import FormMeta\n\n\nclass Form(metaclass=FormMeta):\n    pass\n")
+    write(
+        repo,
+        "tests/test_forms.py",
+        "from pkg.forms import Form\n\n\nclass Login(Form):\n    user = 'x'\n\n\ndef test_plain():\n    assert True\n",
+    )
+    write(repo, "tests/test_none.py", "import pkg.meta\n\n\ndef test_none():\n    assert pkg.meta\n")
+    commit(repo, "forms")
+    edit(repo, "pkg/meta.py", "        type.__setattr__(cls, name, value)\n", "        super().__setattr__(name, value)\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_forms.py::test_plain" in tests
+    assert "tests/test_none.py::test_none" not in tests
+
+
 def test_an_inherited_test_runs_in_the_subclasses_that_inherit_that_definition(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
