@@ -376,7 +376,6 @@ class Graph:
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
         self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
-        self._builder_out: dict[int, dict[int, set[int]]] = {}  # class → :meth:`_builder_callees`
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
         self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
@@ -712,19 +711,27 @@ class Graph:
         if new:
             self._load_fixtures(new)
             reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
-            checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-            hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-            todo = set().union(*reach) - checked  # set algebra: thousands of scopes per level
-            if todo and method.parent_id not in self._family_complete:
-                if len(todo) > FAMILY_SCAN_SCOPES:  # every user of the family at once: one pass over its edges
-                    hits |= self._family_edges_from(family, None)
-                    self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-                else:
-                    hits |= self._family_edges_from(family, sorted(todo))
-                    checked |= todo
+            hits = self._family_hits_among(method, set().union(*reach))  # set algebra: thousands of scopes per level
             for s, xs in zip(new, reach):
                 answers[s] = not hits.isdisjoint(xs)
         return {s for s in scopes if answers[s]}
+
+    def _family_hits_among(self, method: Node, scopes: set[int]) -> set[int]:
+        """The family hits of the method's class known so far, with every one among ``scopes`` (their own edges, no
+        fixtures): :meth:`_family_edges_from` for the scopes not looked at yet, or for every scope at once when
+        they are many (one pass over the family's edges)."""
+        family = self.class_family(method)
+        checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        todo = scopes - checked
+        if todo and method.parent_id not in self._family_complete:
+            if len(todo) > FAMILY_SCAN_SCOPES:
+                hits |= self._family_edges_from(family, None)
+                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
+            else:
+                hits |= self._family_edges_from(family, sorted(todo))
+                checked |= todo
+        return hits
 
     def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int] | None) -> set[int]:
         """The scopes (of ``scopes``; None: any) with an edge to a member of ``family``, or a call (confidence
@@ -791,14 +798,6 @@ class Graph:
         key = (owner, method.parent_id or 0)
         found = self._wired_cache.get(key)
         if found is None:
-            family = self.class_family(method)
-            if method.parent_id not in self._family_complete:
-                self._family_hits.setdefault(method.parent_id, set()).update(  # type: ignore[arg-type]
-                    self._family_edges_from(family, None)
-                )
-                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-            # code of the project, not a test: a test that uses both classes is a user, not a builder
-            builders = self._builder_callees(method.parent_id)  # type: ignore[arg-type]
             node = self.nodes([owner]).get(owner)
             members = [owner]
             if node is not None and node.kind in _CLASS_KINDS:
@@ -808,33 +807,25 @@ class Graph:
             # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
             # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
             # whose nested `decorator` calls `cached`)
-            hops = 2 if builders and node is not None and self._makers(node) else 1 if builders else 0
+            hops = 2 if node is not None and self._makers(node) else 1
             for hop in range(hops):
                 members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
                 taken = set(members)
-                if any(b not in taken and not calls.isdisjoint(taken) for b, calls in builders.items()):
+                users = self._confident_users(members) - taken
+                if self._project_builders(method, users):
                     found = True
                     break
                 if hop + 1 < hops:
-                    members = sorted(self._confident_users(members) | taken)
+                    members = sorted(users | taken)
             self._wired_cache[key] = found
         return found
 
-    def _builder_callees(self, class_id: int) -> dict[int, set[int]]:
-        """The builders of a class family outside the tests (its complete hits: :meth:`_wired`), each with what it
-        uses through a sure enough edge. A few builders and their edges: cheaper than the users of what they use."""
-        found = self._builder_out.get(class_id)
-        if found is None:
-            builders = self.nodes(self._family_hits[class_id])
-            project = sorted(b for b, n in builders.items() if not n.in_test_file)
-            found = self._builder_out[class_id] = {b: set() for b in project}
-            for chunk in _chunks(project):
-                for src, dst in self.conn.execute(
-                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND confidence >= ?",
-                    [*chunk, FACTORY_MIN_CONFIDENCE],
-                ):
-                    found[src].add(dst)
-        return found
+    def _project_builders(self, method: Node, scopes: set[int]) -> list[int]:
+        """The scopes of ``scopes`` that build or name the method's class family (:meth:`_family_hits_among`) in code
+        of the project: a test that uses both classes is a user, not a builder. A check asks about the few users of
+        its members, never about every builder of a family (thousands for a django model field) and what they use."""
+        hits = self._family_hits_among(method, scopes)
+        return [s for s, n in self.nodes(hits.intersection(scopes)).items() if not n.in_test_file]
 
     def _makers(self, node: Node) -> list[Node]:
         """The functions a function is nested in, innermost first."""
