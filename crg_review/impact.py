@@ -367,6 +367,7 @@ class Graph:
         self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
+        self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`_written_bases`
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
@@ -1331,15 +1332,16 @@ class Graph:
         every ``client.get(...)`` of the tests; pyquery's ``XPathExpr.join``, which calls ``XPathExprOrig.join(self,
         ...)`` and which cssselect's translator calls)."""
         assert method.parent_id is not None
+        # the classes first (cached per class): few derive from an outside class, and the reference is one query
+        if not any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+            return False
         written = [b for b in self._written_bases(method.parent_id) if b not in _INERT_BASES]
         found = self.conn.execute(
             "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=?"
             f" AND (receiver LIKE 'super%' OR receiver IN ({','.join('?' * len(written))})) LIMIT 1",
             (method.file_id, method.id, method.name, *written),
         ).fetchone()
-        return found is not None and any(
-            self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
-        )
+        return found is not None
 
     def _outside_protocol(self, method: Node) -> bool:
         """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`
@@ -1480,13 +1482,18 @@ class Graph:
             found = self._outside_bases[class_id] = named > len(self.bases(class_id))
         return found
 
-    def _written_bases(self, class_id: int) -> list[str]:
+    def _written_bases(self, class_id: int) -> tuple[str, ...]:
         """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
-        node = self.nodes([class_id]).get(class_id)
-        if node is None:
-            return []
-        rows = self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
-        return [name for (name,) in rows]
+        found = self._written.get(class_id)
+        if found is None:
+            node = self.nodes([class_id]).get(class_id)
+            rows = (
+                self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
+                if node is not None
+                else ()
+            )
+            found = self._written[class_id] = tuple(name for (name,) in rows)
+        return found
 
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
