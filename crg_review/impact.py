@@ -856,10 +856,24 @@ class Graph:
         return set().union(*(self._users[i] for i in ids))
 
     def _load_users(self, ids: Iterable[int]) -> None:
-        # from the edges the walk loads anyway; a self-loop (left out there) would add a node to itself
-        missing = [i for i in ids if i not in self._users]
-        for i, edges in self.incoming(missing).items():
-            self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
+        # from the edges the walk loaded already, else the sources alone (half the members a builder check asks
+        # about never come up in the walk: a class's methods); a self-loop (left out) would add a node to itself
+        missing = sorted({i for i in ids if i not in self._users})
+        want = []
+        for i in missing:
+            edges = self._incoming.get(i)
+            if edges is None:
+                want.append(i)
+                self._users[i] = set()
+            else:
+                self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
+        for chunk in _chunks(want):
+            for dst, src in self.conn.execute(
+                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                " AND confidence >= ?",
+                [*chunk, FACTORY_MIN_CONFIDENCE],
+            ):
+                self._users[dst].add(src)
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =
