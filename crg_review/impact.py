@@ -368,6 +368,7 @@ class Graph:
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`_written_bases`
+        self._defines: dict[str, dict[int, bool]] = {}  # name → class → :meth:`_defining` (children not loaded)
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
@@ -1267,18 +1268,20 @@ class Graph:
             return []
         frontier = [method.parent_id]  # load the hierarchy a level at a time: the walk below asks class by class
         seen = set(frontier)
+        overriding: set[int] = set()  # the subclasses met that define the name again (their own constructor)
         while frontier:
             self._load_inherit(frontier, "subclasses")
             subs = [s for f in frontier for s in self._subclasses[f] if s not in seen]
             seen.update(subs)
-            self._load_children(subs)
-            frontier = [s for s in subs if not any(c.name == method.name for c in self._children[s])]
+            again = self._defining(subs, method.name)
+            overriding |= again
+            frontier = [s for s in subs if s not in again]
         classes = [method.parent_id]
         taken = set(classes)  # a model base of django's tests has thousands of subclasses
         todo = [method.parent_id]
         while todo:
             for sub in self.subclasses(todo.pop()):
-                if sub not in taken and not any(c.name == method.name for c in self.children(sub)):
+                if sub not in taken and sub not in overriding:
                     classes.append(sub)
                     taken.add(sub)
                     todo.append(sub)
@@ -1301,6 +1304,25 @@ class Graph:
                 found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(e._replace(dst=method.id) for e in found)
         return out
+
+    def _defining(self, classes: Sequence[int], name: str) -> set[int]:
+        """The classes of ``classes`` that define ``name`` themselves (a child of that name): from their children where
+        loaded, else one query per 500 classes that loads no children (hundreds of subclasses of a django model base
+        or field, for one constructor)."""
+        known = self._defines.setdefault(name, {})
+        want = sorted({c for c in classes if c not in known and c not in self._children})
+        for c in want:
+            known[c] = False
+        for chunk in _chunks(want):
+            for (parent,) in self.conn.execute(
+                f"SELECT DISTINCT parent_id FROM symbols WHERE parent_id IN ({_in(chunk)}) AND name = ?", [*chunk, name]
+            ):
+                known[parent] = True
+        return {
+            c
+            for c in classes
+            if (known[c] if c in known else any(child.name == name for child in self._children[c]))
+        }
 
     def framework_hook(self, method: Node) -> bool:
         """Whether only code that dispatches on the object can call ``method``: a Python method that nothing
@@ -3089,7 +3111,7 @@ def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) ->
 
 
 def _is_conftest(path: str) -> bool:
-    return posixpath.basename(path) == "conftest.py"
+    return path == "conftest.py" or path.endswith("/conftest.py")  # (posixpath.basename: asked for every node)
 
 
 def _file_test(path: str) -> Node:
