@@ -374,6 +374,8 @@ class Graph:
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
+        self._class_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_class_reach`
+        self._below_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_hierarchy_reach`
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
@@ -1594,11 +1596,20 @@ class Graph:
         users |= self._held_instance_users(method, scopes - users)
         nodes = self.nodes(scopes - users)
         owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
-        bodies = {c: [c, *self._transitive(c, "subclasses")] for c in set(owners.values())}
-        self._prefetch_class_family({c for cs in bodies.values() for c in cs}, method)
-        key = method.parent_id or 0
-        users.update(s for s, c in owners.items() if any(self._class_family[(k, key)] for k in bodies[c]))
+        # (:meth:`_class_uses_family` of the class or of a subclass: what their members reach, kept per class)
+        below = self._hierarchy_reach(sorted(set(owners.values())))
+        hits = self._family_hits_among(method, set().union(*below.values()))
+        users.update(s for s, c in owners.items() if not hits.isdisjoint(below[c]))
         return users
+
+    def _hierarchy_reach(self, classes: Sequence[int]) -> dict[int, frozenset[int]]:
+        """For each class, :meth:`_class_reach` of itself and of every class below it, in one set (kept per class:
+        the copy hooks of a family each ask about the same classes that copy)."""
+        missing = [c for c in classes if c not in self._below_scopes]
+        for c in missing:
+            family = [c, *self._transitive(c, "subclasses")]
+            self._below_scopes[c] = frozenset().union(*self._class_reach(family))
+        return {c: self._below_scopes[c] for c in classes}
 
     def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
         """The test code among ``scopes`` that reads a module-level variable of the same name as one a module body
@@ -1630,16 +1641,33 @@ class Graph:
         }
 
     def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
-        """Answer :meth:`_class_uses_family` for many classes in one :meth:`family_users` call."""
+        """Answer :meth:`_class_uses_family` for many classes at once: :meth:`family_users` of their members, asked
+        per class through what the members reach (:meth:`_class_reach`, kept across families: django's copy hooks
+        ask this about the same few thousand classes for each of thirty families)."""
         key = method.parent_id or 0
         todo = sorted({c for c in classes if (c, key) not in self._class_family})
         if not todo:
             return
-        self._load_children(todo)
-        members = {c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in todo}
-        users = self.family_users(method, [i for ids in members.values() for i in ids])
-        for c, ids in members.items():
-            self._class_family[(c, key)] = any(i in users for i in ids)
+        if not self.class_family(method):
+            for c in todo:
+                self._class_family[(c, key)] = False
+            return
+        reach = self._class_reach(todo)
+        hits = self._family_hits_among(method, set().union(*reach))
+        for c, xs in zip(todo, reach):
+            self._class_family[(c, key)] = not hits.isdisjoint(xs)
+
+    def _class_reach(self, classes: Sequence[int]) -> list[frozenset[int]]:
+        """For each class, the scopes whose edges say whether it uses a class family (:meth:`family_users` of
+        its members): the class, its own functions, and the fixtures they take (fixtures of fixtures too)."""
+        missing = [c for c in classes if c not in self._class_scopes]
+        if missing:
+            self._load_children(missing)
+            members = {c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in missing}
+            self._load_fixtures([i for ids in members.values() for i in ids])
+            for c, ids in members.items():
+                self._class_scopes[c] = frozenset().union(*(self._with_fixtures(i) for i in ids))
+        return [self._class_scopes[c] for c in classes]
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned, or spelt in a dotted string: a
