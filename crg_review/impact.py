@@ -1350,15 +1350,15 @@ class Graph:
         dispatched = all(e.resolution == "getattr" for e in incoming)
         # (or a mixin's, the outside base joining it in a subclass: parsel's `class HTMLTranslator(TranslatorMixin,
         # cssselect.HTMLTranslator)`, whose `xpath_element` cssselect's methods call)
-        if dispatched and not overrides and any(
-            self._has_outside_base(c)
-            for c in (
+        if dispatched and not overrides:
+            hierarchy = [
                 method.parent_id,
                 *self._transitive(method.parent_id, "bases"),
                 *self._transitive(method.parent_id, "subclasses"),
-            )
-        ):
-            return True
+            ]
+            self._load_written_bases(hierarchy)
+            if any(self._has_outside_base(c) for c in hierarchy):
+                return True
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
         # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
@@ -1519,6 +1519,24 @@ class Graph:
             named = sum(1 for name in self._written_bases(class_id) if name not in _INERT_BASES)
             found = self._outside_bases[class_id] = named > len(self.bases(class_id))
         return found
+
+    def _load_written_bases(self, classes: Sequence[int]) -> None:
+        """Load what :meth:`_has_outside_base` asks about many classes (their in-repo and written bases) in a few
+        queries: a django model base has thousands of subclasses, two queries each one by one."""
+        todo = sorted({c for c in classes if c not in self._outside_bases})
+        if not todo:
+            return
+        self._load_inherit(todo, "bases")
+        nodes = self.nodes(c for c in todo if c not in self._written)
+        written: dict[int, list[str]] = {c: [] for c in nodes}
+        for chunk in _chunks(sorted({n.file_id for n in nodes.values()})):
+            for sid, fid, name in self.conn.execute(
+                f"SELECT symbol_id, file_id, name FROM bases WHERE file_id IN ({_in(chunk)}) ORDER BY file_id, id", chunk
+            ):
+                if sid in written and nodes[sid].file_id == fid:
+                    written[sid].append(name)
+        for c, names in written.items():
+            self._written[c] = tuple(names)
 
     def _written_bases(self, class_id: int) -> tuple[str, ...]:
         """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
