@@ -390,6 +390,7 @@ class Graph:
         self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
         self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
         self._refs_roots: dict[int, dict[str, list[tuple[int, str, str, str, int]]]] = {}
+        self._rooted: dict[tuple[int, str], list[tuple[int, str, str, str, int]]] = {}  # :meth:`_refs_rooted`
         self._bindings: dict[int, frozenset[str]] = {}
         self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
 
@@ -1089,7 +1090,7 @@ class Graph:
             if (fid, variable) in seen:
                 continue
             seen.add((fid, variable))
-            reads = [r for r in self._refs_by_root(fid).get(_root(variable), ()) if _reads_variable(variable, r)]
+            reads = [r for r in self._refs_rooted(fid, _root(variable)) if _reads_variable(variable, r)]
             at_import = [r for r in reads if r[0] == mid]
             stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
             for scope, kind, name, receiver, line in at_import:
@@ -1165,6 +1166,26 @@ class Graph:
                 _scope, kind, name, receiver, _line = r
                 text = receiver if kind in ("assign", "alias") or (kind != "holds" and receiver) else name
                 found.setdefault(_root(text), []).append(r)
+        return found
+
+    def _refs_rooted(self, file_id: int, root: str) -> list[tuple[int, str, str, str, int]]:
+        """``_refs_by_root(file_id).get(root, [])``, without loading the file's other references: the importers of
+        a table are a thousand files for a django module, whose references are read for one name each."""
+        by_root = self._refs_roots.get(file_id)
+        if by_root is not None:
+            return by_root.get(root, [])
+        found = self._rooted.get((file_id, root))
+        if found is None:
+            # the text :meth:`_refs_by_root` takes the root of, compared with the root and the character after it
+            text = "CASE WHEN kind IN ('assign', 'alias') OR (kind != 'holds' AND receiver != '') THEN receiver ELSE name END"
+            found = self._rooted[(file_id, root)] = [
+                (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(
+                    f"SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? AND substr({text}, 1, ?) = ?"
+                    f" AND (length({text}) = ? OR substr({text}, ?, 1) IN ('.', '[', '(')) ORDER BY id",
+                    (file_id, len(root), root, len(root), len(root) + 1),
+                )
+            ]
         return found
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
