@@ -377,16 +377,19 @@ class Graph:
         self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
+        self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`_written_bases`
+        self._defines: dict[str, dict[int, bool]] = {}  # name → class → :meth:`_defining` (children not loaded)
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
         self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
         self._fixture_reach: dict[int, frozenset[int]] = {}
+        self._class_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_class_reach`
+        self._below_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_hierarchy_reach`
         self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
         self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
         self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
         self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
-        self._builder_out: dict[int, dict[int, set[int]]] = {}  # class → :meth:`_builder_callees`
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._metaclasses: dict[int, bool] = {}  # class → whether it derives from `type`
         self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
@@ -398,6 +401,7 @@ class Graph:
         self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
         self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
         self._refs_roots: dict[int, dict[str, list[tuple[int, str, str, str, int]]]] = {}
+        self._rooted: dict[tuple[int, str], list[tuple[int, str, str, str, int]]] = {}  # :meth:`_refs_rooted`
         self._bindings: dict[int, frozenset[str]] = {}
         self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
 
@@ -723,19 +727,27 @@ class Graph:
         if new:
             self._load_fixtures(new)
             reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
-            checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-            hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-            todo = set().union(*reach) - checked  # set algebra: thousands of scopes per level
-            if todo and method.parent_id not in self._family_complete:
-                if len(todo) > FAMILY_SCAN_SCOPES:  # every user of the family at once: one pass over its edges
-                    hits |= self._family_edges_from(family, None)
-                    self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-                else:
-                    hits |= self._family_edges_from(family, sorted(todo))
-                    checked |= todo
+            hits = self._family_hits_among(method, set().union(*reach))  # set algebra: thousands of scopes per level
             for s, xs in zip(new, reach):
                 answers[s] = not hits.isdisjoint(xs)
         return {s for s in scopes if answers[s]}
+
+    def _family_hits_among(self, method: Node, scopes: set[int]) -> set[int]:
+        """The family hits of the method's class known so far, with every one among ``scopes`` (their own edges, no
+        fixtures): :meth:`_family_edges_from` for the scopes not looked at yet, or for every scope at once when
+        they are many (one pass over the family's edges)."""
+        family = self.class_family(method)
+        checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        todo = scopes - checked
+        if todo and method.parent_id not in self._family_complete:
+            if len(todo) > FAMILY_SCAN_SCOPES:
+                hits |= self._family_edges_from(family, None)
+                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
+            else:
+                hits |= self._family_edges_from(family, sorted(todo))
+                checked |= todo
+        return hits
 
     def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int] | None) -> set[int]:
         """The scopes (of ``scopes``; None: any) with an edge to a member of ``family``, or a call (confidence
@@ -802,14 +814,6 @@ class Graph:
         key = (owner, method.parent_id or 0)
         found = self._wired_cache.get(key)
         if found is None:
-            family = self.class_family(method)
-            if method.parent_id not in self._family_complete:
-                self._family_hits.setdefault(method.parent_id, set()).update(  # type: ignore[arg-type]
-                    self._family_edges_from(family, None)
-                )
-                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-            # code of the project, not a test: a test that uses both classes is a user, not a builder
-            builders = self._builder_callees(method.parent_id)  # type: ignore[arg-type]
             node = self.nodes([owner]).get(owner)
             members = [owner]
             if node is not None and node.kind in _CLASS_KINDS:
@@ -819,33 +823,25 @@ class Graph:
             # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
             # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
             # whose nested `decorator` calls `cached`)
-            hops = 2 if builders and node is not None and self._makers(node) else 1 if builders else 0
+            hops = 2 if node is not None and self._makers(node) else 1
             for hop in range(hops):
                 members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
                 taken = set(members)
-                if any(b not in taken and not calls.isdisjoint(taken) for b, calls in builders.items()):
+                users = self._confident_users(members) - taken
+                if self._project_builders(method, users):
                     found = True
                     break
                 if hop + 1 < hops:
-                    members = sorted(self._confident_users(members) | taken)
+                    members = sorted(users | taken)
             self._wired_cache[key] = found
         return found
 
-    def _builder_callees(self, class_id: int) -> dict[int, set[int]]:
-        """The builders of a class family outside the tests (its complete hits: :meth:`_wired`), each with what it
-        uses through a sure enough edge. A few builders and their edges: cheaper than the users of what they use."""
-        found = self._builder_out.get(class_id)
-        if found is None:
-            builders = self.nodes(self._family_hits[class_id])
-            project = sorted(b for b, n in builders.items() if not n.in_test_file)
-            found = self._builder_out[class_id] = {b: set() for b in project}
-            for chunk in _chunks(project):
-                for src, dst in self.conn.execute(
-                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND confidence >= ?",
-                    [*chunk, FACTORY_MIN_CONFIDENCE],
-                ):
-                    found[src].add(dst)
-        return found
+    def _project_builders(self, method: Node, scopes: set[int]) -> list[int]:
+        """The scopes of ``scopes`` that build or name the method's class family (:meth:`_family_hits_among`) in code
+        of the project: a test that uses both classes is a user, not a builder. A check asks about the few users of
+        its members, never about every builder of a family (thousands for a django model field) and what they use."""
+        hits = self._family_hits_among(method, scopes)
+        return [s for s, n in self.nodes(hits.intersection(scopes)).items() if not n.in_test_file]
 
     def _makers(self, node: Node) -> list[Node]:
         """The functions a function is nested in, innermost first."""
@@ -875,10 +871,24 @@ class Graph:
         return set().union(*(self._users[i] for i in ids))
 
     def _load_users(self, ids: Iterable[int]) -> None:
-        # from the edges the walk loads anyway; a self-loop (left out there) would add a node to itself
-        missing = [i for i in ids if i not in self._users]
-        for i, edges in self.incoming(missing).items():
-            self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
+        # from the edges the walk loaded already, else the sources alone (half the members a builder check asks
+        # about never come up in the walk: a class's methods); a self-loop (left out) would add a node to itself
+        missing = sorted({i for i in ids if i not in self._users})
+        want = []
+        for i in missing:
+            edges = self._incoming.get(i)
+            if edges is None:
+                want.append(i)
+                self._users[i] = set()
+            else:
+                self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
+        for chunk in _chunks(want):
+            for dst, src in self.conn.execute(
+                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                " AND confidence >= ?",
+                [*chunk, FACTORY_MIN_CONFIDENCE],
+            ):
+                self._users[dst].add(src)
 
     def _class_uses_family(self, class_id: int, method: Node) -> bool:
         """Whether a class body or one of its own methods builds or names the method's class (``signer =
@@ -1091,7 +1101,7 @@ class Graph:
             if (fid, variable) in seen:
                 continue
             seen.add((fid, variable))
-            reads = [r for r in self._refs_by_root(fid).get(_root(variable), ()) if _reads_variable(variable, r)]
+            reads = [r for r in self._refs_rooted(fid, _root(variable)) if _reads_variable(variable, r)]
             at_import = [r for r in reads if r[0] == mid]
             stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
             for scope, kind, name, receiver, line in at_import:
@@ -1167,6 +1177,26 @@ class Graph:
                 _scope, kind, name, receiver, _line = r
                 text = receiver if kind in ("assign", "alias") or (kind != "holds" and receiver) else name
                 found.setdefault(_root(text), []).append(r)
+        return found
+
+    def _refs_rooted(self, file_id: int, root: str) -> list[tuple[int, str, str, str, int]]:
+        """``_refs_by_root(file_id).get(root, [])``, without loading the file's other references: the importers of
+        a table are a thousand files for a django module, whose references are read for one name each."""
+        by_root = self._refs_roots.get(file_id)
+        if by_root is not None:
+            return by_root.get(root, [])
+        found = self._rooted.get((file_id, root))
+        if found is None:
+            # the text :meth:`_refs_by_root` takes the root of, compared with the root and the character after it
+            text = "CASE WHEN kind IN ('assign', 'alias') OR (kind != 'holds' AND receiver != '') THEN receiver ELSE name END"
+            found = self._rooted[(file_id, root)] = [
+                (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(
+                    f"SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? AND substr({text}, 1, ?) = ?"
+                    f" AND (length({text}) = ? OR substr({text}, ?, 1) IN ('.', '[', '(')) ORDER BY id",
+                    (file_id, len(root), root, len(root), len(root) + 1),
+                )
+            ]
         return found
 
     def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
@@ -1272,18 +1302,20 @@ class Graph:
             return []
         frontier = [method.parent_id]  # load the hierarchy a level at a time: the walk below asks class by class
         seen = set(frontier)
+        overriding: set[int] = set()  # the subclasses met that define the name again (their own constructor)
         while frontier:
             self._load_inherit(frontier, "subclasses")
             subs = [s for f in frontier for s in self._subclasses[f] if s not in seen]
             seen.update(subs)
-            self._load_children(subs)
-            frontier = [s for s in subs if not any(c.name == method.name for c in self._children[s])]
+            again = self._defining(subs, method.name)
+            overriding |= again
+            frontier = [s for s in subs if s not in again]
         classes = [method.parent_id]
         taken = set(classes)  # a model base of django's tests has thousands of subclasses
         todo = [method.parent_id]
         while todo:
             for sub in self.subclasses(todo.pop()):
-                if sub not in taken and not any(c.name == method.name for c in self.children(sub)):
+                if sub not in taken and sub not in overriding:
                     classes.append(sub)
                     taken.add(sub)
                     todo.append(sub)
@@ -1306,6 +1338,25 @@ class Graph:
                 found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
             out.extend(e._replace(dst=method.id) for e in found)
         return out
+
+    def _defining(self, classes: Sequence[int], name: str) -> set[int]:
+        """The classes of ``classes`` that define ``name`` themselves (a child of that name): from their children where
+        loaded, else one query per 500 classes that loads no children (hundreds of subclasses of a django model base
+        or field, for one constructor)."""
+        known = self._defines.setdefault(name, {})
+        want = sorted({c for c in classes if c not in known and c not in self._children})
+        for c in want:
+            known[c] = False
+        for chunk in _chunks(want):
+            for (parent,) in self.conn.execute(
+                f"SELECT DISTINCT parent_id FROM symbols WHERE parent_id IN ({_in(chunk)}) AND name = ?", [*chunk, name]
+            ):
+                known[parent] = True
+        return {
+            c
+            for c in classes
+            if (known[c] if c in known else any(child.name == name for child in self._children[c]))
+        }
 
     def framework_hook(self, method: Node) -> bool:
         """Whether only code that dispatches on the object can call ``method``: a Python method that nothing
@@ -1331,15 +1382,15 @@ class Graph:
         dispatched = all(e.resolution == "getattr" for e in incoming)
         # (or a mixin's, the outside base joining it in a subclass: parsel's `class HTMLTranslator(TranslatorMixin,
         # cssselect.HTMLTranslator)`, whose `xpath_element` cssselect's methods call)
-        if dispatched and not overrides and any(
-            self._has_outside_base(c)
-            for c in (
+        if dispatched and not overrides:
+            hierarchy = [
                 method.parent_id,
                 *self._transitive(method.parent_id, "bases"),
                 *self._transitive(method.parent_id, "subclasses"),
-            )
-        ):
-            return True
+            ]
+            self._load_written_bases(hierarchy)
+            if any(self._has_outside_base(c) for c in hierarchy):
+                return True
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
         # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
         return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
@@ -1351,15 +1402,16 @@ class Graph:
         every ``client.get(...)`` of the tests; pyquery's ``XPathExpr.join``, which calls ``XPathExprOrig.join(self,
         ...)`` and which cssselect's translator calls)."""
         assert method.parent_id is not None
+        # the classes first (cached per class): few derive from an outside class, and the reference is one query
+        if not any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+            return False
         written = [b for b in self._written_bases(method.parent_id) if b not in _INERT_BASES]
         found = self.conn.execute(
             "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=?"
             f" AND (receiver LIKE 'super%' OR receiver IN ({','.join('?' * len(written))})) LIMIT 1",
             (method.file_id, method.id, method.name, *written),
         ).fetchone()
-        return found is not None and any(
-            self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))
-        )
+        return found is not None
 
     def _outside_protocol(self, method: Node) -> bool:
         """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`
@@ -1500,13 +1552,36 @@ class Graph:
             found = self._outside_bases[class_id] = named > len(self.bases(class_id))
         return found
 
-    def _written_bases(self, class_id: int) -> list[str]:
+    def _load_written_bases(self, classes: Sequence[int]) -> None:
+        """Load what :meth:`_has_outside_base` asks about many classes (their in-repo and written bases) in a few
+        queries: a django model base has thousands of subclasses, two queries each one by one."""
+        todo = sorted({c for c in classes if c not in self._outside_bases})
+        if not todo:
+            return
+        self._load_inherit(todo, "bases")
+        nodes = self.nodes(c for c in todo if c not in self._written)
+        written: dict[int, list[str]] = {c: [] for c in nodes}
+        for chunk in _chunks(sorted({n.file_id for n in nodes.values()})):
+            for sid, fid, name in self.conn.execute(
+                f"SELECT symbol_id, file_id, name FROM bases WHERE file_id IN ({_in(chunk)}) ORDER BY file_id, id", chunk
+            ):
+                if sid in written and nodes[sid].file_id == fid:
+                    written[sid].append(name)
+        for c, names in written.items():
+            self._written[c] = tuple(names)
+
+    def _written_bases(self, class_id: int) -> tuple[str, ...]:
         """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
-        node = self.nodes([class_id]).get(class_id)
-        if node is None:
-            return []
-        rows = self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
-        return [name for (name,) in rows]
+        found = self._written.get(class_id)
+        if found is None:
+            node = self.nodes([class_id]).get(class_id)
+            rows = (
+                self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
+                if node is not None
+                else ()
+            )
+            found = self._written[class_id] = tuple(name for (name,) in rows)
+        return found
 
     def closure_maker(self, fn: Node) -> list[EdgeIn]:
         """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
@@ -1597,11 +1672,20 @@ class Graph:
         users |= self._held_instance_users(method, scopes - users)
         nodes = self.nodes(scopes - users)
         owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
-        bodies = {c: [c, *self._transitive(c, "subclasses")] for c in set(owners.values())}
-        self._prefetch_class_family({c for cs in bodies.values() for c in cs}, method)
-        key = method.parent_id or 0
-        users.update(s for s, c in owners.items() if any(self._class_family[(k, key)] for k in bodies[c]))
+        # (:meth:`_class_uses_family` of the class or of a subclass: what their members reach, kept per class)
+        below = self._hierarchy_reach(sorted(set(owners.values())))
+        hits = self._family_hits_among(method, set().union(*below.values()))
+        users.update(s for s, c in owners.items() if not hits.isdisjoint(below[c]))
         return users
+
+    def _hierarchy_reach(self, classes: Sequence[int]) -> dict[int, frozenset[int]]:
+        """For each class, :meth:`_class_reach` of itself and of every class below it, in one set (kept per class:
+        the copy hooks of a family each ask about the same classes that copy)."""
+        missing = [c for c in classes if c not in self._below_scopes]
+        for c in missing:
+            family = [c, *self._transitive(c, "subclasses")]
+            self._below_scopes[c] = frozenset().union(*self._class_reach(family))
+        return {c: self._below_scopes[c] for c in classes}
 
     def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
         """The test code among ``scopes`` that reads a module-level variable of the same name as one a module body
@@ -1633,16 +1717,33 @@ class Graph:
         }
 
     def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
-        """Answer :meth:`_class_uses_family` for many classes in one :meth:`family_users` call."""
+        """Answer :meth:`_class_uses_family` for many classes at once: :meth:`family_users` of their members, asked
+        per class through what the members reach (:meth:`_class_reach`, kept across families: django's copy hooks
+        ask this about the same few thousand classes for each of thirty families)."""
         key = method.parent_id or 0
         todo = sorted({c for c in classes if (c, key) not in self._class_family})
         if not todo:
             return
-        self._load_children(todo)
-        members = {c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in todo}
-        users = self.family_users(method, [i for ids in members.values() for i in ids])
-        for c, ids in members.items():
-            self._class_family[(c, key)] = any(i in users for i in ids)
+        if not self.class_family(method):
+            for c in todo:
+                self._class_family[(c, key)] = False
+            return
+        reach = self._class_reach(todo)
+        hits = self._family_hits_among(method, set().union(*reach))
+        for c, xs in zip(todo, reach):
+            self._class_family[(c, key)] = not hits.isdisjoint(xs)
+
+    def _class_reach(self, classes: Sequence[int]) -> list[frozenset[int]]:
+        """For each class, the scopes whose edges say whether it uses a class family (:meth:`family_users` of
+        its members): the class, its own functions, and the fixtures they take (fixtures of fixtures too)."""
+        missing = [c for c in classes if c not in self._class_scopes]
+        if missing:
+            self._load_children(missing)
+            members = {c: [c, *(m.id for m in self._children[c] if m.kind in _FUNCTION_KINDS)] for c in missing}
+            self._load_fixtures([i for ids in members.values() for i in ids])
+            for c, ids in members.items():
+                self._class_scopes[c] = frozenset().union(*(self._with_fixtures(i) for i in ids))
+        return [self._class_scopes[c] for c in classes]
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned, or spelt in a dotted string: a
@@ -3139,7 +3240,7 @@ def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) ->
 
 
 def _is_conftest(path: str) -> bool:
-    return posixpath.basename(path) == "conftest.py"
+    return path == "conftest.py" or path.endswith("/conftest.py")  # (posixpath.basename: asked for every node)
 
 
 def _file_test(path: str) -> Node:
