@@ -95,6 +95,9 @@ DEFAULT_CAP = 200
 #: on click 8.1.7: of the tests listed more than 6 edges beyond the nearest one, 6 % failed with the function
 #: broken)
 TEST_DEPTH_WINDOW = 6
+#: a module whose body runs a change at most this many edges above it fails to import, and so does every module
+#: importing it: those imports count nothing for the test window (:func:`walk_tests`)
+FREE_IMPORT_LEVEL = 3
 #: beyond the first edge, the test walk ignores edges less certain than this (name matches among many)
 TEST_EDGE_MIN_CONFIDENCE = 0.2
 #: how the resolver tells a call that runs one of a known few functions (the functions of a table the code takes one
@@ -2666,7 +2669,9 @@ def walk_tests(
                         # a module importing one whose import fails fails to import too, however long the chain:
                         # an import counts nothing for the test window (svgwrite's validators, built on import of a
                         # module nine imports below its tests)
-                        imported = dst in executed and e.kind == "import"
+                        # (when the change runs near the module body: a long walk to it is a guess, and the window
+                        # keeps what a guess reaches from taking every importer of the package)
+                        imported = dst in executed and e.kind == "import" and level <= FREE_IMPORT_LEVEL
                         levels.setdefault(module, level if imported else level + 1)
                         known = state.get(module, (depth + 1, "graph", 0))
                         state[module] = (min(known[0], depth + 1), known[1], known[2] | bits)

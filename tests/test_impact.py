@@ -2074,12 +2074,18 @@ def test_a_chain_of_imports_of_a_module_that_runs_a_change_counts_nothing_for_th
     for i in range(1, 9):
         write(repo, f"pkg/m{i}.py", f"from pkg import m{i - 1}\n\nNAME = {i}\n")
     write(repo, "tests/test_top.py", "import pkg.m8\n\n\ndef test_top():\n    assert pkg.m8.NAME\n")
+    # a module body that runs the change further off (api -> top -> mid -> leaf): a guess, whose imports count
+    write(repo, "pkg/n0.py", "from pkg.core import api\n\nVALUE = api(1)\n")
+    for i in range(1, 6):
+        write(repo, f"pkg/n{i}.py", f"from pkg import n{i - 1}\n\nNAME = {i}\n")
+    write(repo, "tests/test_far.py", "import pkg.n5\n\n\ndef test_far():\n    assert pkg.n5.NAME\n")
     write(repo, "tests/test_near.py", "from pkg.core import leaf\n\n\ndef test_near():\n    assert leaf(1)\n")
     commit(repo, "chain")
     edit(repo, "pkg/core.py", "def leaf(x):\n", "def leaf(x):\n    x = x or 0\n")
     tests = selected(review(capsys, repo))
     assert tests["tests/test_near.py::test_near"][0] == 1  # the nearest test: the window starts there
     assert "tests/test_top.py::test_top" in tests
+    assert "tests/test_far.py::test_far" not in tests
 
 
 def test_a_metaclass_method_runs_where_a_class_it_makes_is_defined(tmp_path: Path, capsys: Any) -> None:
