@@ -100,10 +100,11 @@ TEST_DEPTH_WINDOW = 6
 FREE_IMPORT_LEVEL = 3
 #: beyond the first edge, the test walk ignores edges less certain than this (name matches among many)
 TEST_EDGE_MIN_CONFIDENCE = 0.2
-#: how the resolver tells a call that runs one of a known few functions (the functions of a table the code takes one
-#: from, and the wrappers of those it decorates; the functions a decorator wraps): however many, one of them runs,
-#: so the walk follows each whatever its share (segno's `_VALID_SERIALIZERS[ext](...)`, one of 12 writers)
-_ONE_OF_KNOWN = frozenset(("table", "wrapper", "decorated"))
+#: how the resolver tells a call that runs one of the functions of a table the code takes one from by a key known
+#: when it runs (or the wrapper a decorator made of one): however many, any caller may run each, so the walk follows
+#: each whatever its share (segno's `_VALID_SERIALIZERS[ext](...)`, one of 12 writers). Not a descriptor's `__get__`
+#: running one of the getters made with it (resolve: `decorated`): which one, the attribute read tells
+_ONE_OF_KNOWN = frozenset(("table", "wrapper"))
 #: confidence of a virtual edge from a call of an overridden base method to an override (dispatch)
 DISPATCH_CONFIDENCE = 0.7
 #: confidence of a virtual edge from the callers of an override to the base method it replaces
@@ -2555,7 +2556,6 @@ def walk_tests(
             overridden = graph.base_methods(node)
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
-            named = bool(edges)  # edges into the node itself, not into its class (constructed_via)
             made_for_later: Collection[EdgeIn] = ()
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
                 made = _made_for_tests(graph, node)
@@ -2592,10 +2592,9 @@ def walk_tests(
             # a function nothing calls, only named: one stored at import time in a module's table
             # (`FORMATS = {"pipe": Format(line=_pipe_line)}`) is called by whoever reads the table, which only
             # the module's importers can
-            # (a special method's class named by a module body, `_hush_pyflakes = [SigningKey, VerifyingKey]`, is no
-            # function stored: the method runs on instances, which the scopes naming the class as a value stand for)
-            special = not named and _is_special(node.name) and node.name not in _CONSTRUCTORS
-            stored = node.kind in _FUNCTION_KINDS and not special and all(e.kind == "ref" for e in edges)
+            # (and a special method's class so stored, h11's `READERS = {SEND_BODY: {"chunked": ChunkedReader, ...}}`,
+            # makes instances for whoever reads the table, whose `__call__` they run)
+            stored = node.kind in _FUNCTION_KINDS and all(e.kind == "ref" for e in edges)
             if node.kind in _FUNCTION_KINDS and any(cache[e.src].kind == "module" for e in edges if e.src in cache):
                 # where the graph knows who reads that table, those scopes stand for the module, whose
                 # importers (every module above it, often the whole suite) the walk would take otherwise;

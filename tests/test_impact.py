@@ -1992,27 +1992,6 @@ def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Pa
     assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)
 
 
-def test_a_special_methods_class_named_by_a_module_body_is_no_function_stored(tmp_path: Path, capsys: Any) -> None:
-    # ecdsa's `_hush_pyflakes = [SigningKey, VerifyingKey]` in its package: the module body holds the class, it makes
-    # no instance whose __repr__ would run; as a function stored, every importer of the package (the whole suite) ran it
-    repo = project(tmp_path)
-    write(
-        repo,
-        "pkg/keys.py",
-        "class Key:\n    def __init__(self, n):\n        self.n = n\n\n"
-        "    def __repr__(self):\n        return 'Key(%r)' % self.n\n\n\n"
-        "def keep(cls):\n    return [cls(1)]\n\n\ndef kept():\n    return keep(Key)\n",
-    )
-    write(repo, "pkg/__init__.py", "from .keys import Key\n\n_hush = [Key]\n")
-    write(repo, "tests/test_keys.py", "from pkg.keys import kept\n\n\ndef test_kept():\n    assert repr(kept()[0])\n")
-    write(repo, "tests/test_other.py", "import pkg\n\n\ndef test_other():\n    assert pkg.__name__\n")
-    commit(repo, "keys")
-    edit(repo, "pkg/keys.py", "        return 'Key(%r)' % self.n\n", "        return 'Key(%s)' % self.n\n")
-    tests = selected(review(capsys, repo))
-    assert "tests/test_keys.py::test_kept" in tests  # kept hands the class on as a value
-    assert "tests/test_other.py::test_other" not in tests
-
-
 def test_an_instance_a_class_body_makes_runs_its_special_methods_for_the_users_of_that_class(
     tmp_path: Path, capsys: Any
 ) -> None:
