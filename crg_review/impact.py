@@ -204,9 +204,8 @@ _SETATTR_SPAN = 3
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
 #: special methods that may run where an instance is made in a class body (or its class is), on import: the others
 #: run where it is used, and a class body's ``widget = FileInput()`` (wtforms) makes one for the users of its class
-_RUN_ON_MAKING = frozenset(
-    ("__init__", "__new__", "__post_init__", "__attrs_post_init__", "__set_name__", "__init_subclass__")
-    + ("__class_getitem__", "__mro_entries__", "__hash__", "__eq__")
+_RUN_ON_MAKING = _CONSTRUCTORS | frozenset(
+    ("__set_name__", "__init_subclass__", "__class_getitem__", "__mro_entries__", "__hash__", "__eq__")
 )
 #: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
 _COPY_METHODS = frozenset(
@@ -2656,7 +2655,7 @@ def walk_tests(
                     e.kind == "call"
                     and not held
                     and src.kind in _CLASS_KINDS
-                    and e not in made_for_later  # the class's users stand for the instance's (below)
+                    and e not in made_for_later  # reached as a class, whose users stand for the instance's
                     and graph.runs_on_import(src)
                 )
                 if runs_on_import or (class_body and (not src.in_test_file or e.confidence >= TEST_EDGE_MIN_CONFIDENCE)):
