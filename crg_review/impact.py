@@ -1608,21 +1608,17 @@ class Graph:
             return []
         if not self._is_metaclass(method.parent_id):
             return []
-        headers = [e.src for e in made if e.kind == "ref"]
-        named = self.nodes(headers)
-        classes = [c for c in headers if c in named and named[c].kind in _CLASS_KINDS]
+        named = self.nodes(e.src for e in made if e.kind == "ref")
+        headers = [c for c, n in named.items() if n.kind in _CLASS_KINDS]
+        # (one query for the classes, one for where they are defined: a base form has a class per test)
+        classes = self.nodes(dict.fromkeys([*headers, *(s for c in headers for s in self._transitive(c, "subclasses"))]))
+        scopes = self.nodes(c.parent_id for c in classes.values() if c.parent_id is not None)
         out: list[EdgeIn] = []
-        seen: set[int] = set()
-        for cid in [*classes, *(s for c in classes for s in self._transitive(c, "subclasses"))]:
-            cls = self.nodes([cid]).get(cid)
-            if cid in seen or cls is None or cls.parent_id is None:
-                continue
-            seen.add(cid)
-            where = self.nodes([cls.parent_id]).get(cls.parent_id)
-            if where is not None and where.kind == "module":
-                out.append(EdgeIn(where.id, method.id, "call", 1.0, "import-time", cls.start_line))
-            elif where is not None:
-                out.append(EdgeIn(where.id, method.id, "call", 1.0, "metaclass", cls.start_line))
+        for cls in classes.values():
+            where = scopes.get(cls.parent_id) if cls.parent_id is not None else None
+            if where is not None:
+                how = "import-time" if where.kind == "module" else "metaclass"
+                out.append(EdgeIn(where.id, method.id, "call", 1.0, how, cls.start_line))
         return out
 
     def copied_by(self, method: Node) -> list[EdgeIn]:

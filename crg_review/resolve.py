@@ -1723,10 +1723,12 @@ class Resolver:
                 for t in targets:
                     add(scope.id, t, "fixture", line)
                 continue
-            closure = language == "python" and not receiver and name == "cls" and kind == "call" and name not in scope.params
-            cls_of = self._closed_over_cls(fid, scope) if closure else None
-            if language == "python" and receiver == "" and (name in scope.params or cls_of is not None) and kind != "decorator":
-                cls = cls_of or (self.enclosing_class(scope) if name == "cls" and kind == "call" else None)
+            parameter = name in scope.params
+            cls = None
+            if language == "python" and not receiver and name == "cls" and kind == "call":
+                # (in a function nested in the classmethod too: `def _try_load(parts): return cls(*parts)`)
+                cls = self.enclosing_class(scope) if parameter else self._closed_over_cls(fid, scope)
+            if language == "python" and receiver == "" and (parameter or cls is not None) and kind != "decorator":
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
                     for ctor in _CONSTRUCTORS:
