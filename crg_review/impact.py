@@ -184,6 +184,8 @@ _PYTHON_BLOCK_TAGS = frozenset(("python", "py", "python3", "pycon", ""))
 _RST_CODE_BLOCK = re.compile(r"\s*\.\. (?:code-block|code|sourcecode)::\s*(?:python3?|py|pycon)\s*$")
 #: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
 _CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
+#: the functions of the standard library's doctest module that run the examples of a module given to them
+_DOCTEST_RUNNERS = ("DocTestSuite", "run_docstring_examples", "testmod")
 #: public methods of Python's built-in types and files: ``x.update()`` on a receiver the resolver could not
 #: type is more likely a dict's than the one project method of that name
 _BUILTIN_METHODS = frozenset(
@@ -1843,6 +1845,35 @@ class Graph:
                 out.extend((posixpath.dirname(path), p) for p in _QUOTED.findall(given))
         return out
 
+    def doctest_runners(self) -> dict[str, set[int]]:
+        """Test files that run doctests themselves (``doctest.testmod(module)``, ``doctest.DocTestSuite(module)``: a
+        parametrized test hides which module): each with the files of the repository it imports or names (formencode's
+        tests/test_doctests.py imports the modules whose examples it runs; icalendar's names them as dotted strings).
+        The call must be in a test, the module body, or a function the file's code calls or names outside its
+        ``__main__`` block (genshi's ``def suite(): ... DocTestSuite(...)`` serves ``unittest.main(defaultTest="suite")``
+        there, which pytest never runs)."""
+        rows = self.conn.execute(
+            f"SELECT DISTINCT r.file_id, f.path FROM refs r JOIN files f ON f.id = r.file_id"
+            f" JOIN symbols s ON s.id = r.scope_id WHERE r.kind = 'call' AND r.name IN ({_in(_DOCTEST_RUNNERS)})"
+            " AND f.is_test = 1 AND f.language = 'python'"
+            " AND (r.receiver = 'doctest' OR (r.receiver = '' AND EXISTS (SELECT 1 FROM imports i"
+            " WHERE i.file_id = r.file_id AND i.module = 'doctest' AND i.name = r.name)))"
+            " AND (s.is_test = 1 OR s.kind = 'module' OR EXISTS (SELECT 1 FROM edges e JOIN symbols c ON c.id = e.src_id"
+            " WHERE e.dst_id = s.id AND e.src_id != s.id AND e.file_id = r.file_id AND c.qualname != '__main__'))",
+            list(_DOCTEST_RUNNERS),
+        ).fetchall()
+        out: dict[str, set[int]] = {}
+        for file_id, path in rows:
+            out[path] = {
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT e.dst_file_id FROM edges e JOIN files f ON f.id = e.dst_file_id"
+                    " WHERE e.file_id = ? AND e.dst_file_id != ? AND e.kind IN ('import', 'ref') AND f.is_test = 0",
+                    (file_id, file_id),
+                )
+            }
+        return out
+
     def doctest_settings(self) -> DoctestSettings | None:
         """The repository's pytest doctest settings (None when its files cannot be read)."""
         if self.files is None:
@@ -3106,6 +3137,35 @@ def add_doctests(
     _add_naming_files(hits, names, examples, "doctest")
 
 
+def add_doctest_runners(
+    graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]], executed: Iterable[int] = ()
+) -> None:
+    """The test files that run the doctests of modules themselves (:meth:`Graph.doctest_runners`), run whole when an
+    example of a module they import or name calls reached code by name, or when the import of one runs a change (reason
+    ``doctest``): the walk cannot follow what a parametrized test hands to ``doctest.testmod``."""
+    if not reached:
+        return
+    runners = graph.doctest_runners()
+    if not runners:
+        return
+    names = _reached_names(graph, reached)
+    ran = {m.file_id: reached[m.id] for m in graph.nodes(executed).values() if m.id in reached}
+    examples: dict[int, set[str]] = {}
+    for node, words in graph.docstring_examples():
+        examples.setdefault(node.file_id, set()).update(words)
+    for path, files in sorted(runners.items()):
+        nearest = _nearest_named(names, (w for f in files for w in examples.get(f, ())))
+        imported = [ran[f] for f in files if f in ran]
+        if imported:  # collecting a module's examples imports it
+            depth = min(d for d, _, _ in imported)
+            bits = 0
+            for _, _, b in imported:
+                bits |= b
+            nearest = (depth, bits) if nearest is None else (min(depth, nearest[0]), nearest[1] | bits)
+        if nearest is not None:
+            hits.setdefault(f"{path}::", TestHit(_file_test(path), "", nearest[0] + 1, "doctest", nearest[1], nodeid=path))
+
+
 def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
     """Test files over the size limit are not parsed, so the walk cannot reach their tests: such a file is
     selected whole when its text names a reached function, class or method, as a doctest text file is
@@ -3975,6 +4035,7 @@ def _analyze(
     hits = walk_tests(graph, starts, seeds=test_seeds, deadline=deadline, state=walked, executed=ran, keyed=keyed)
     stopped = deadline is not None and deadline.reached
     add_doctests(graph, hits, walked, ran)
+    add_doctest_runners(graph, hits, walked, ran)
     add_unparsed_tests(graph, hits, walked)
     add_exec_made_tests(graph, hits, walked)
     for path in sorted(touched.other_paths):  # changed test files that are not Python

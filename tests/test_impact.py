@@ -499,6 +499,43 @@ def test_the_text_files_a_conftest_collects_with_sybil_are_doctests_below_its_fo
     assert selected(review(capsys, repo)) == {"docs/usage.rst": (1, "doctest")}
 
 
+def test_a_test_file_running_the_doctests_of_modules_it_imports_is_selected_whole(tmp_path: Path, capsys: Any) -> None:
+    # formencode's tests/test_doctests.py: a parametrized test hands each module it imports to `doctest.testmod`
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/calc.py", 'def add(a, b):\n    """Add.\n\n    >>> add(1, 2)\n    3\n    """\n    return a + b\n')
+    write(repo, "pkg/other.py", 'def sub(a, b):\n    """Sub.\n\n    >>> sub(2, 1)\n    1\n    """\n    return a - b\n\n\n'
+          "def mul(a, b):\n    return a * b\n")
+    write(
+        repo,
+        "tests/test_doctests.py",
+        "import doctest\n\nimport pytest\n\nfrom pkg import calc\n\n\ndef run(module):\n"
+        "    failed, _ = doctest.testmod(module)\n    assert failed == 0\n\n\n"
+        "@pytest.mark.parametrize('runner,module', [(run, calc)])\ndef test_doctests(runner, module):\n    runner(module)\n",
+    )
+    commit(repo, "doctest runner")
+    edit(repo, "pkg/calc.py", "return a + b", "return b + a")  # named in an example of calc, which the file imports
+    db = str(tmp_path / "index.db")
+    assert selected(review(capsys, repo, "--db", db)) == {"tests/test_doctests.py": (1, "doctest")}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
+    commit(repo, "add")
+    edit(repo, "pkg/other.py", "return a - b", "return -b + a")  # an example of a module the file does not import
+    assert "tests/test_doctests.py" not in selected(review(capsys, repo, "--db", db))
+    # genshi's `def suite(): ... doctest.DocTestSuite(...)` serves `unittest.main(defaultTest="suite")`: pytest runs no
+    # such suite
+    write(
+        repo,
+        "tests/test_suite.py",
+        "import doctest\nimport unittest\n\nfrom pkg import other\n\n\ndef test_sub():\n    assert other.mul(2, 2) == 4\n\n\n"
+        "def suite():\n    return doctest.DocTestSuite(other)\n\n\nif __name__ == '__main__':\n"
+        "    unittest.main(defaultTest='suite')\n    suite()\n",
+    )
+    commit(repo, "suite")
+    edit(repo, "pkg/other.py", "return -b + a", "return a - b")
+    assert "tests/test_suite.py" not in selected(review(capsys, repo, "--db", db))
+
+
 def test_the_python_code_blocks_of_a_sybil_collected_file_are_its_examples(tmp_path: Path, capsys: Any) -> None:
     # tldextract's conftest.py: `Sybil(parsers=[PythonCodeBlockParser()], patterns=["README.md"])`; its README's
     # `import tldextract` runs the package, whose `TLD_EXTRACTOR = TLDExtract()` runs at import
