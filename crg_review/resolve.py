@@ -1049,10 +1049,14 @@ class Resolver:
                 out.extend(c for c in self._returns(w, fid) if c not in out)
             return out
 
+        return self._through_any_decorator(fid, fn, made)
+
+    def _through_any_decorator(self, fid: int, fn: Sym, found: Callable[[Sym], Iterable[Sym]]) -> list[Sym]:
+        """``found(d)`` for each definition ``d`` the outermost decorator of ``fn``, a function of any file, names. For
+        a function of another file than ``fid``: through that file's definitions and imports only (which the store
+        names it for when they change; resolve.affected_files: the functions a changed decorator decorates)."""
         if fn.file_id == fid:
-            return self._through_decorator(fid, fn, made)
-        # a function of another file: its decorator through that file's definitions and imports only (which the
-        # store names it for when they change; resolve.affected_files: the functions a changed decorator decorates)
+            return self._through_decorator(fid, fn, found)
         named = self._decorator_callee(fn)
         if named is None:
             return []
@@ -1061,7 +1065,7 @@ class Resolver:
         self._depth += 1
         try:
             for d in self._bound(fn.file_id, scope, f"{receiver}.{name}" if receiver else name):
-                out.extend(c for c in made(d) if c not in out)
+                out.extend(c for c in found(d) if c not in out)
         finally:
             self._depth -= 1
         return out
@@ -2239,11 +2243,12 @@ class Resolver:
                     # past its parameters already)
                     where = self.sym(where.parent_id)
                 recv, _, target = text.rpartition(".")
-                hits.extend(
-                    t
-                    for t in self._resolve_name(fid, where, target, recv, kind)
-                    if t.resolution != "name-match" and t.sym not in [h.sym for h in hits]
-                )
+                found = [t for t in self._resolve_name(fid, where, target, recv, kind) if t.resolution != "name-match"]
+                if not found and recv and kind == "call":
+                    # `write = self.write` then `write(x)`: the function the attribute is assigned, as `self.write(x)`
+                    # calls it (astor's code generator: a function nested in __init__ that the instance holds)
+                    found = self._held_functions(fid, where, text)
+                hits.extend(t for t in found if t.sym not in [h.sym for h in hits])
         finally:
             self._depth -= 1
         return hits
@@ -2812,7 +2817,16 @@ class Resolver:
     def _prefixed_members(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
         prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses (for
-        an empty prefix, all but the special methods)."""
+        an empty prefix, all but the special methods). For a prefix with a tail (``xpath_*_function``, see
+        :func:`_name_fits`): those whose name fits it, or when none does, those of the prefix alone (the name may be of
+        something set at run time, formencode's ``getattr(cls, "_%s__singleton" % cls.__name__)``: what the look-up
+        finds is not known)."""
+        found = self._members_fitting(fid, scope, prefix, receiver)
+        head, tailed, _ = prefix.partition("*")
+        return found or (self._members_fitting(fid, scope, head, receiver) if tailed else [])
+
+    def _members_fitting(self, fid: int, scope: Sym, prefix: str, receiver: str) -> list[Target]:
+        """The methods of :meth:`_prefixed_members` whose name fits ``prefix``."""
         held = self._table_classes(fid, scope, receiver) if receiver.isidentifier() else []
         if held:  # an item of a table of instances: each class's own members of the prefix, or those it inherits
             return self._instance_targets(held, lambda c: self._prefixed_definitions(c, prefix, scope), _LOOKUP_CONFIDENCE)
@@ -2895,9 +2909,10 @@ class Resolver:
         if key in self._prefix_guessed:
             return self._prefix_guessed[key]
         if self._preloaded:
-            syms = [s for name, group in self._by_name.items() if name.startswith(prefix) for s in group]
+            syms = [s for name, group in self._by_name.items() if _name_fits(name, prefix) for s in group]
         else:
-            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name GLOB ?", (prefix + "*",))
+            head, _, tail = prefix.partition("*")
+            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name GLOB ?", (f"{head}*{tail}",))
             syms = [_sym(r) for r in rows]
         cands = self._ordered(
             [s for s in syms if s.kind == "method" and s.name != prefix and self.file(s.file_id)[1] == language]
@@ -3305,12 +3320,13 @@ class Resolver:
         return [Target(g, "generator", confidence, len(found)) for g in found]
 
     def _wrappers(self, fid: int, fn: Sym) -> list[Sym]:
-        """What a call of ``fn``, a function of the file ``fid``, runs first when a decorator function (of any file)
-        wraps it: the nested function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns)."""
-        if fn.file_id != fid or fn.kind not in ("function", "method") or not fn.decorators:
+        """What a call of ``fn``, a function of any file, runs first when a decorator function (of any file) wraps it:
+        the nested function ``@deco`` returns (``@deco(...)``: the one that the function it returns returns).
+        fastjsonschema's draft modules call ``self.l(...)`` of their base class's module, wrapped by ``@indent``."""
+        if fn.kind not in ("function", "method") or not fn.decorators or self._depth > 4:
             return []
         called = "(" in fn.decorators[0]
-        return self._through_decorator(fid, fn, lambda d: self._made_wrappers(fid, d, called))
+        return self._through_any_decorator(fid, fn, lambda d: self._made_wrappers(fid, d, called))
 
     def _made_wrappers(self, fid: int, decorator: Sym, called: bool) -> list[Sym]:
         """The nested functions a decorator function returns (``called``, for ``@deco(...)``: those the function it
@@ -3625,12 +3641,19 @@ def _is_property(s: Sym) -> bool:
     )
 
 
+def _name_fits(name: str, pattern: str) -> bool:
+    """Whether a member's name fits what a look-up by prefix builds: ``pattern`` the prefix (``visit_``), or the prefix
+    and the literal tail after what the program fills in (``xpath_*_function``)."""
+    head, _, tail = pattern.partition("*")
+    return name.startswith(head) and name.endswith(tail) and len(name) >= len(head) + len(tail)
+
+
 def _prefixed(member: Sym, prefix: str, scope: Sym) -> bool:
-    """Whether ``getattr(x, "<prefix>" + ...)`` in ``scope`` may give the method ``member`` (for an empty prefix, any but
-    the special methods; never the scope itself)."""
+    """Whether ``getattr(x, "<prefix>" + ...)`` in ``scope`` may give the method ``member`` (``prefix``: a pattern of
+    :func:`_name_fits`; for an empty prefix, any but the special methods; never the scope itself)."""
     return (
         member.kind in ("function", "method")
-        and member.name.startswith(prefix)
+        and _name_fits(member.name, prefix)
         and member.name != prefix
         and member.id != scope.id
         and (bool(prefix) or not member.name.startswith("__"))
@@ -3886,8 +3909,11 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
             ids = ",".join(str(i) for i in sorted(classes))
             names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
     names |= _decorated_by(conn, names)
-    # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it
+    # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it, or by a
+    # prefix and a tail (`"xpath_{}_function".format(...)`, a reference named `xpath_*_function`)
+    tailed = _tailed_lookups(conn, names)
     names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
+    names |= tailed
     existing = {r[0] for r in conn.execute("SELECT id FROM files")}
     affected = (set(changed_ids) | set(dependents) | _subclass_files(conn, changed_ids, stated)) & existing
     affected |= _relative_package_importers(conn, names)
@@ -3973,6 +3999,23 @@ def _with_subclasses(conn: sqlite3.Connection, classes: set[int]) -> set[int]:
         below = {r[0] for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")}
         frontier = below - found
         found |= below
+    return found
+
+
+def _tailed_lookups(conn: sqlite3.Connection, names: set[str]) -> set[str]:
+    """The names of the look-ups by a prefix and a tail (``xpath_*_function``) whose prefix one of ``names`` starts with
+    (a look-up whose tail no member has finds those of its prefix: Resolver._prefixed_members), through the index on
+    reference names: a range per prefix of a name (``xpath_*`` up to ``xpath_+``)."""
+    prefixes = sorted({n[:k] for n in names if n.isidentifier() for k in range(1, len(n))})
+    found: set[str] = set()
+    for i in range(0, len(prefixes), 500):
+        chunk = prefixes[i : i + 500]
+        rows = conn.execute(
+            f"WITH prefix(p) AS (VALUES {','.join(['(?)'] * len(chunk))}) SELECT DISTINCT r.name FROM prefix"
+            " JOIN refs r ON r.name > prefix.p || '*' AND r.name < prefix.p || '+'",
+            chunk,
+        )
+        found.update(r[0] for r in rows)
     return found
 
 

@@ -1449,6 +1449,29 @@ def test_what_a_function_of_another_file_returns_by_name_runs_where_the_result_i
     assert ("fn/decorators.py", "update_wrapper", "returned") not in calls(edges, "fn/calc.py::memo")
 
 
+def test_a_call_of_a_decorated_function_of_another_file_runs_its_wrapper(repo: Path, tmp_path: Path) -> None:
+    # fastjsonschema: the draft generators call `self.l(...)` of their base class's module, where `@indent` wraps it
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ind.py": "def indent(func):\n    def wrapper(self, line):\n        return func(self, line)\n\n    return wrapper\n\n\n"
+        "def other(func):\n    def inner(self, line):\n        return func(self, line)\n\n    return inner\n",
+        "pkg/gen.py": "from .ind import indent\n\n\nclass Generator:\n    @indent\n    def l(self, line):\n        return line\n",
+        "pkg/draft.py": "from .gen import Generator\n\n\nclass Draft(Generator):\n    def generate(self):\n"
+        "        return self.l('x')\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/ind.py", "indent.wrapper", "wrapper") in calls(edges, "pkg/draft.py::Draft.generate")
+    # the decorated file takes another decorator: the calling file is resolved again
+    changed = files["pkg/gen.py"].replace("import indent", "import other").replace("@indent", "@other")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/gen.py": changed})
+    found = calls(edges, "pkg/draft.py::Draft.generate")
+    assert ("pkg/ind.py", "other.inner", "wrapper") in found and ("pkg/ind.py", "indent.wrapper", "wrapper") not in found
+    # and the decorator's file returns another function
+    changed_ind = files["pkg/ind.py"].replace("    return inner\n", "    return func\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/ind.py": changed_ind})
+    assert ("pkg/ind.py", "other.inner", "wrapper") not in calls(edges, "pkg/draft.py::Draft.generate")
+
+
 def test_a_variable_assigned_an_or_of_a_parameter_and_an_instance_holds_the_instance(repo: Path, tmp_path: Path) -> None:
     # jsonpickle's encode(): `context = context or Pickler(...)`, then `context.flatten(value)`
     files = {
@@ -3238,6 +3261,67 @@ def test_calling_an_attribute_calls_the_functions_it_is_assigned_by_name(repo: P
     } <= found
     # `func` is a parameter without a default: what a caller passes is not seen
     assert not {d for d in found if d[1] not in ("Cached.__init__._get_cache", "make_key", "return_none")}
+
+
+def test_a_local_alias_of_an_attribute_calls_the_function_the_attribute_holds(repo: Path, tmp_path: Path) -> None:
+    # astor's code generator: `write = self.write` before a loop of `write(...)` calls, where __init__ assigned a
+    # nested function to the attribute
+    edges, _, _ = index(
+        repo,
+        {
+            "gen.py": "class Gen:\n    def __init__(self):\n        def write(*params):\n            return params\n\n"
+            "        self.write = write\n\n"
+            "    def visit(self, node):\n        write = self.write\n        write('(')\n        write(node)\n",
+        },
+        tmp_path / "i.db",
+    )
+    assert calls(edges, "gen.py::Gen.visit") == {("gen.py", "Gen.__init__.write", "held")}
+
+
+def test_a_cast_of_a_getattr_look_up_is_called_as_the_look_up_of_a_prefix_and_a_tail(repo: Path, tmp_path: Path) -> None:
+    # cssselect: `method = cast("Callable[[XPathExpr], XPathExpr]", getattr(self, method_name, None))`, then `method(x)`,
+    # where `method_name = "xpath_{}_function".format(...)`: a method named so, not the other `xpath_` ones
+    files = {
+        "tr.py": "from typing import cast\n\n\nclass Translator:\n    def xpath_lang_function(self, x):\n"
+        "        return x\n\n    def xpath_lang_pseudo(self, x):\n        return x\n\n"
+        "    def xpath_function(self, name, x):\n"
+        "        method_name = 'xpath_{}_function'.format(name)\n"
+        "        method = cast('Callable[[str], str]', getattr(self, method_name, None))\n        return method(x)\n\n"
+        "    def xpath_pseudo(self, name, x):\n        return getattr(self, 'xpath_%s_pseudo' % name)(x)\n\n"
+        "    def xpath_combinator(self, name, x):\n        return getattr(self, f'xpath_{name}_combinator')(x)\n",
+        "html.py": "from tr import Translator\n\n\nclass HTMLTranslator(Translator):\n    pass\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "tr.py::Translator.xpath_function") == {("tr.py", "Translator.xpath_lang_function", "getattr")}
+    assert calls(edges, "tr.py::Translator.xpath_pseudo") == {("tr.py", "Translator.xpath_lang_pseudo", "getattr")}
+    # no method fits `xpath_*_combinator`: any of the prefix may be the one
+    assert {d[1] for d in calls(edges, "tr.py::Translator.xpath_combinator")} == {
+        "Translator.xpath_lang_function",
+        "Translator.xpath_lang_pseudo",
+        "Translator.xpath_function",
+        "Translator.xpath_pseudo",
+    }
+    # a subclass gains a method that fits: the look-up is resolved again, to it alone
+    changed = files["html.py"].replace("    pass\n", "    def xpath_child_combinator(self, x):\n        return x\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"html.py": changed})
+    assert calls(edges, "tr.py::Translator.xpath_combinator") == {("html.py", "HTMLTranslator.xpath_child_combinator", "getattr")}
+
+
+def test_a_look_up_whose_tail_no_member_has_finds_the_members_of_its_prefix(repo: Path, tmp_path: Path) -> None:
+    # formencode: `name = "_%s__singleton" % cls.__name__` names what `setattr(cls, name, cls())` stored: what
+    # `getattr(cls, name)` finds is not known, any member of the prefix may be it
+    files = {
+        "decl.py": "class Declarative:\n    def _run(self):\n        return 1\n\n    @classmethod\n    def singleton(cls):\n"
+        "        name = '_%s__singleton' % cls.__name__\n        if not hasattr(cls, name):\n"
+        "            setattr(cls, name, cls())\n        return getattr(cls, name)()\n",
+        "sub.py": "from decl import Declarative\n\n\nclass Sub(Declarative):\n    pass\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("decl.py", "Declarative._run", "getattr") in calls(edges, "decl.py::Declarative.singleton")
+    # a subclass gains a member of the prefix: the look-up is resolved again
+    changed = files["sub.py"].replace("    pass\n", "    def _check(self):\n        return 2\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"sub.py": changed})
+    assert ("sub.py", "Sub._check", "getattr") in calls(edges, "decl.py::Declarative.singleton")
 
 
 def test_calling_self_runs_the_class_call_method_and_types_what_it_returns(repo: Path, tmp_path: Path) -> None:

@@ -871,6 +871,11 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
                 first = _named_child(args, 0)
                 if first is not None and first.type in _CAST_ARGS and _CAST.search(called_name):
                     out.append(("assign", left, first))
+                    # `method = cast("Callable[...]", getattr(self, name))`: the variable holds what the call returns
+                    # too (cssselect's translator: the type named says nothing of which method the look-up finds)
+                    value = _named_child(args, 1)
+                    if value is not None and value.type == "call" and args.named_child_count == 2:
+                        out.extend(_assigned(left, value, None, source))
                 # `T = TypeVar("T", bound=B)`: (assignment left: (identifier) @name right: (call function: ... @_typevar
                 #   arguments: (argument_list (keyword_argument name: (identifier) @_bound value: [(identifier)
                 #   (attribute) (string)] @receiver)))) @reference.alias (#match? @_typevar "(^|[.])TypeVar$")
@@ -1890,7 +1895,8 @@ def finalize(result: ParseResult) -> None:
                 continue  # the getattrcall reference of the same lookup stands for it
             # `getattr(self, name.lower())`: the name built before, its case changed (`"_process_{}".format(...)`)
             built, case = _case_changed(r.name)
-            looked_up = _looked_up_name(built_names.get((r.scope, built), built))
+            built_text = built_names.get((r.scope, built), built)
+            looked_up = _looked_up_name(built_text)
             if looked_up is None and built.isidentifier() and _one_line(r.receiver) in ("self", "cls"):
                 # `getattr(self, node_type)` with a name made elsewhere (pyflakes's handlers, one per AST node
                 # type): any member of the object, each a guess among many (resolve scales the confidence)
@@ -1911,7 +1917,10 @@ def finalize(result: ParseResult) -> None:
                     refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
                 else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
                     kind = "getattrcall" if is_called else "getattr"
-                    refs.append(Reference(kind, name + "*", receiver, r.line, r.scope, None, ()))
+                    suffix = _looked_up_suffix(built_text) if name else ""  # `"xpath_{}_function".format(x)`
+                    if case:
+                        suffix = getattr(suffix, case)()
+                    refs.append(Reference(kind, f"{name}*{suffix}", receiver, r.line, r.scope, None, ()))
             continue
         if (
             r.kind == "ref"
@@ -2096,6 +2105,25 @@ def _case_changed(text: str) -> tuple[str, str]:
 _STRING_ITEM = re.compile(r"""(?<![\w])[rRuU]?["']([A-Za-z_]\w*)["']""")
 #: at most this many names of a literal are followed as getattr's (a longer one is data, not a list of members)
 _NAMES_LOOKED_UP = 32
+
+
+#: a literal's opening (after an f, r or u prefix)
+_LITERAL_OPENING = re.compile(r"""^[fFrRuU]{0,2}(["'])""")
+#: what follows the last placeholder of a literal when it ends the literal: `_function` in `"xpath_{}_function"`,
+#: `_pseudo` in `"xpath_%s_pseudo"`
+_PLACEHOLDER_TAIL = re.compile(r"(?:\}|%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])([A-Za-z0-9_]+)$")
+
+
+def _looked_up_suffix(text: str) -> str:
+    """The literal tail of a name built for ``getattr`` after its last placeholder: ``_function`` for
+    ``"xpath_{}_function".format(x)``, ``"xpath_%s_function" % x`` or ``f"xpath_{x}_function"`` (cssselect's
+    translator), ``""`` when the name ends with what the program fills in (``"visit_" + x``)."""
+    m = _LITERAL_OPENING.match(text)
+    if m is None:
+        return ""
+    end = text.find(m.group(1), m.end())
+    tail = _PLACEHOLDER_TAIL.search(text[m.end() : end]) if end >= 0 else None
+    return tail.group(1) if tail else ""
 
 
 def _looked_up_name(text: str) -> tuple[str, bool] | None:
