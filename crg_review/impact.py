@@ -545,6 +545,28 @@ class Graph:
             for key, value in self.conn.execute(sql.format(_in(chunk)), chunk):
                 cache[key].append(value)
 
+    def classes_called_at(self, scope: int, line: int) -> set[int]:
+        """The classes ``scope`` calls (constructs) at ``line``."""
+        kinds = sorted(_CLASS_KINDS)
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ? AND e.line = ?"
+                f" AND e.kind = 'call' AND s.kind IN ({_in(kinds)})",
+                (scope, line, *kinds),
+            )
+        }
+
+    def family(self, classes: Iterable[int]) -> set[int]:
+        """The classes an instance of one of ``classes`` may also be an instance of, or be seen as: each class, its
+        in-repo bases and its subclasses."""
+        out: set[int] = set()
+        for c in classes:
+            out.add(c)
+            out.update(self._transitive(c, "bases"))
+            out.update(self._transitive(c, "subclasses"))
+        return out
+
     def _transitive(self, start: int, which: str) -> list[int]:
         """Transitive bases or subclasses, nearest first."""
         key = (start, which)
@@ -1289,14 +1311,14 @@ class Graph:
                 out.append((scope, importer, line, f"{alias or name}.{variable}"))
         return out
 
-    def constructed_via(self, method: Node) -> list[EdgeIn]:
+    def constructed_via(self, method: Node, within: Collection[int] | None = None) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
         that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
         constructs it too). For Python's other special methods, the references to the class as a value
         (``Cache = LRUCache`` in a test class, ``Environment(undefined=DebugUndefined)``): Python runs them on
         the instances (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
         instances made from a class passed around are of a type the resolver cannot see where they are used
-        (a direct ``Cls(...)`` types its variable: those uses resolve as calls)."""
+        (a direct ``Cls(...)`` types its variable: those uses resolve as calls). ``within``: only of those classes."""
         if method.kind != "method" or method.parent_id is None:
             return []
         if method.name in _COPY_METHODS and method.language == "python":
@@ -1324,6 +1346,8 @@ class Graph:
                     classes.append(sub)
                     taken.add(sub)
                     todo.append(sub)
+        if within is not None:
+            classes = [c for c in classes if c in within]
         # a subclass naming its base in its class statement is no use of an instance
         skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
         # an instance made to be called or to sit in a class runs these far from where it is made
@@ -2502,6 +2526,10 @@ def walk_tests(
     # function it returns ("closure": calling the maker makes the function, it does not run it; "wrapped": so reached
     # from a wrapper that was itself reached only from a function it wraps)
     only: dict[int, str] = {}
+    # nodes reached only from the overrides a `self.m()` of theirs dispatches to (resolve: "dispatch"; only "dispatched"):
+    # the classes of those overrides, one of whose family the instance is (qrcode's BaseImage.__init__ calls
+    # `self.new_image()`: reached from PilImage.new_image, it runs for a PilImage, not for the PyPNGImage a test makes)
+    dispatched: dict[int, set[int]] = {}
     window = _DepthWindow()
     levels: dict[int, int] = {}  # node → the depth the window counts, where it differs from its depth
     cache = graph._nodes  # every node the loop below asks about is loaded a level ahead
@@ -2583,8 +2611,20 @@ def walk_tests(
             if overridden:  # rarely: no list built for the thousands of other nodes of a level
                 edges += [EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", 0) for b in overridden]
             made_for_later: Collection[EdgeIn] = ()
+            family = _dispatch_family(graph, node, dispatched[dst]) if only.get(dst) == "dispatched" else None
+            if family is not None:
+                # a call through `self` or `super()` in a method of a class outside the family is on another instance,
+                # and a construction of a class outside it (`B()` running the `__init__` B inherits) makes another
+                edges = [
+                    e
+                    for e in edges
+                    if not (e.resolution in ("self", "super") and _caller_class(graph, e) not in family)
+                    and not (e.resolution == "constructor" and graph.classes_called_at(e.src, e.line).isdisjoint(family))
+                ]
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
-                made = _made_for_tests(graph, node)
+                made = _made_for_tests(graph, node, family)
+                if family is not None:  # (and a class outside the family naming this one in its header makes none)
+                    made = [e for e in made if e.src in family or graph.nodes([e.src]).get(e.src, node).kind not in _CLASS_KINDS]
                 if (
                     made
                     and _is_special(node.name)
@@ -2652,7 +2692,7 @@ def walk_tests(
                     # `@validator def ipv4`, the name ipv4 then holds it (a wrapper), so a caller of ipv4 runs it
                     # (unless the walk came to the wrapper from a function it wraps: `other`'s wraps another)
                     if made_only == "closure" and src.kind in _FUNCTION_KINDS and _decorates(e, src):
-                        _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
+                        _reach(state, levels, nxt, plain, only, dispatched, e, src, node, bits, depth, level, reason)
                     if (
                         made_only == "closure"
                         and src.kind == "module"
@@ -2671,7 +2711,7 @@ def walk_tests(
                         graph.nodes([r.src for r in readers])
                         for r in readers:
                             if r.src in cache:
-                                _reach(state, levels, nxt, plain, only, r, cache[r.src], node, bits, depth, level, reason)
+                                _reach(state, levels, nxt, plain, only, dispatched, r, cache[r.src], node, bits, depth, level, reason)
                         continue
                 runs_on_import = src.kind == "module" and (
                     (e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE)
@@ -2721,13 +2761,13 @@ def walk_tests(
                     continue
                 if e.resolution == "instances" and bits & keyed_bits:
                     if bits & ~keyed_bits:
-                        _reach(state, levels, nxt, plain, only, e, src, node, bits & ~keyed_bits, depth, level, reason)
+                        _reach(state, levels, nxt, plain, only, dispatched, e, src, node, bits & ~keyed_bits, depth, level, reason)
                     continue
-                _reach(state, levels, nxt, plain, only, e, src, node, bits, depth, level, reason)
+                _reach(state, levels, nxt, plain, only, dispatched, e, src, node, bits, depth, level, reason)
         for e, node, bits, depth, reason, level in guessed:
             prev = state.get(e.src)
             if (prev is None or bits & ~prev[2]) and graph.uses_class_of(e.src, node):
-                _reach(state, levels, nxt, plain, only, e, cache[e.src], node, bits, depth, level, reason)
+                _reach(state, levels, nxt, plain, only, dispatched, e, cache[e.src], node, bits, depth, level, reason)
         queue = nxt
     return hits
 
@@ -2738,6 +2778,7 @@ def _reach(
     nxt: dict[int, int],
     plain: set[int],
     only: dict[int, str],
+    dispatched: dict[int, set[int]],
     e: EdgeIn,
     src: Node,
     node: Node,
@@ -2756,6 +2797,12 @@ def _reach(
         how = "wrapped"  # the maker of a wrapper reached from a function it wraps: its other decorations wrap others
     elif not how and _holds(e, src, node, only):
         how = "held"
+    classes: set[int] = set()  # for "dispatched": the classes of the overrides
+    if not how and _dispatches_to(e, src, node):
+        how, classes = "dispatched", {node.parent_id} if node.parent_id is not None else set()
+    elif not how and e.resolution in ("self", "super") and src.kind == "method" and only.get(node.id) == "dispatched":
+        how, classes = "dispatched", dispatched.get(node.id, set())  # the same instance, through `self`
+    was = only.get(e.src)
     if not how:
         plain.add(e.src)
         only.pop(e.src, None)
@@ -2764,6 +2811,14 @@ def _reach(
     else:  # reached both ways: as if plainly
         plain.add(e.src)
         only.pop(e.src, None)
+    widened = False  # a node expanded under a constraint that no longer holds (or holds for more classes)
+    if only.get(e.src) == "dispatched":
+        known = dispatched.setdefault(e.src, set())
+        widened = bool(known) and not classes <= known
+        known.update(classes)
+    elif was == "dispatched":
+        dispatched.pop(e.src, None)
+        widened = True
     prev = state.get(e.src)
     if prev is None:
         state[e.src] = (depth + 1, new_reason, bits)
@@ -2773,6 +2828,39 @@ def _reach(
         added = bits & ~prev[2]
         state[e.src] = (prev[0], prev[1], prev[2] | added)
         nxt[e.src] = nxt.get(e.src, 0) | added
+    elif widened:  # walked again from there, without the constraint it was walked under
+        nxt[e.src] = nxt.get(e.src, 0) | prev[2]
+
+
+def _dispatches_to(e: EdgeIn, src: Node, node: Node) -> bool:
+    """Whether ``src`` reaches the method ``node`` as a ``self.m()`` of a base class that dispatches to the override
+    ``node`` (resolve: "dispatch"), or as the base method ``node`` overrides (the walk's "dispatch" edges), for an
+    instance of the override's class."""
+    return (
+        e.kind in ("call", "dispatch")
+        and e.resolution == "dispatch"
+        and src.kind == "method"
+        and node.kind == "method"
+        and node.parent_id is not None
+        and node.language == "python"
+    )
+
+
+def _dispatch_family(graph: Graph, node: Node, overriding: set[int]) -> set[int] | None:
+    """The classes an instance running ``node`` may be of, when the walk reached it only from the overrides in the
+    classes ``overriding`` that a call of its own dispatches to: their families (:meth:`Graph.family`). None when a
+    class there does not derive from ``node``'s (a call on another object of a base type, not on ``self``)."""
+    if node.parent_id is None or not all(node.parent_id in graph._transitive(c, "bases") for c in overriding):
+        return None
+    return graph.family(overriding)
+
+
+def _caller_class(graph: Graph, e: EdgeIn) -> int | None:
+    """The class whose method makes the call ``e`` (None for a function)."""
+    src = graph.nodes([e.src]).get(e.src)
+    if src is None or src.kind != "method" or src.parent_id is None:
+        return None
+    return src.parent_id
 
 
 def _holds(e: EdgeIn, src: Node, node: Node, only: dict[int, str]) -> bool:
@@ -2822,11 +2910,11 @@ def _applies_made(graph: Graph, e: EdgeIn, src: Node, maker: Node, plain: set[in
     return False
 
 
-def _made_for_tests(graph: Graph, method: Node) -> list[EdgeIn]:
+def _made_for_tests(graph: Graph, method: Node, within: Collection[int] | None = None) -> list[EdgeIn]:
     """:meth:`Graph.constructed_via` for the test walk, without an autouse fixture that only names the class of a
     special method (``doctest_namespace["Version"] = Version``): it runs for every test and registers the class,
     it makes no instance; the tests that use instances reach the method through edges of their own."""
-    made = graph.constructed_via(method)
+    made = graph.constructed_via(method, within)
     if not made or not _is_special(method.name):
         return made
     namers = graph.nodes(e.src for e in made if e.kind == "ref")

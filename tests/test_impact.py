@@ -536,6 +536,34 @@ def test_a_test_file_running_the_doctests_of_modules_it_imports_is_selected_whol
     assert "tests/test_suite.py" not in selected(review(capsys, repo, "--db", db))
 
 
+def test_a_hook_a_base_constructor_calls_runs_for_instances_of_the_overriding_class_only(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # qrcode's `BaseImage.__init__` calls `self.new_image()`: a change of `PilImage.new_image` runs where a PilImage is
+    # made, not where a sibling class inheriting the same constructor is, nor one whose constructor calls it by super()
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "base.py",
+        "class Base:\n    def __init__(self):\n        self.value = self.setup()\n\n    def setup(self):\n        return 0\n\n\n"
+        "class A(Base):\n    def setup(self):\n        return 1\n\n\nclass A2(A):\n    pass\n\n\n"
+        "class B(Base):\n    def setup(self):\n        return 2\n\n\n"
+        "class C(Base):\n    def __init__(self):\n        super().__init__()\n",
+    )
+    for name, cls in (("a", "A"), ("a2", "A2"), ("b", "B"), ("c", "C")):
+        write(repo, f"tests/test_{name}.py", f"from base import {cls}\n\n\ndef test_{name}():\n    assert {cls}().value >= 0\n")
+    write(repo, "tests/test_any.py", "import base\n\n\ndef test_any():\n    assert base.Base().value == 0\n")
+    commit(repo, "hooks")
+    edit(repo, "base.py", "return 1\n", "return 1 + 0\n")
+    # (a construction of the base itself stays: `cls()` in a classmethod of the base resolves to it, and makes any
+    # subclass)
+    assert set(selected(review(capsys, repo))) == {
+        "tests/test_a.py::test_a",
+        "tests/test_a2.py::test_a2",
+        "tests/test_any.py::test_any",
+    }
+
+
 def test_the_python_code_blocks_of_a_sybil_collected_file_are_its_examples(tmp_path: Path, capsys: Any) -> None:
     # tldextract's conftest.py: `Sybil(parsers=[PythonCodeBlockParser()], patterns=["README.md"])`; its README's
     # `import tldextract` runs the package, whose `TLD_EXTRACTOR = TLDExtract()` runs at import
