@@ -929,7 +929,19 @@ class Resolver:
         """Classes a function returns: those its return annotation names (``def f() -> "Thing"``); without
         one, for a function of the file ``fid`` being resolved, those its ``return`` statements give
         (another file's function bodies are not read: editing one re-resolves only its own file), and for a
-        classmethod of another file, its class."""
+        classmethod of another file, its class. For an ``@overload`` stub: those of every definition of its name
+        there (automat's ``TypeMachineBuilder.state`` returns a ``TypedState`` for one argument, a ``TypedDataState``
+        for two)."""
+        if fn.parent_id is not None and any(d.rpartition(".")[2] == "overload" for d in fn.decorators):
+            out: list[Sym] = []
+            for d in self.children(fn.parent_id):
+                if d.name == fn.name:
+                    out.extend(c for c in self._returns_of(d, fid) if c not in out)
+            return out
+        return self._returns_of(fn, fid)
+
+    def _returns_of(self, fn: Sym, fid: int) -> list[Sym]:
+        """:meth:`_returns` of one definition."""
         out = self._annotation_classes(fn)
         annotation = self._signature(fn).rpartition(")")[2].strip().removeprefix("->").removesuffix(":").strip()
         if out or self._depth > 4 or (annotation and _type_head(annotation) not in _UNTELLING_ANNOTATIONS):

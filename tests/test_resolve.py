@@ -3263,6 +3263,25 @@ def test_calling_an_attribute_calls_the_functions_it_is_assigned_by_name(repo: P
     assert not {d for d in found if d[1] not in ("Cached.__init__._get_cache", "make_key", "return_none")}
 
 
+def test_a_call_of_an_overloaded_method_returns_what_any_of_its_definitions_returns(repo: Path, tmp_path: Path) -> None:
+    # automat's `TypeMachineBuilder.state`: a TypedState for one argument, a TypedDataState for two
+    files = {
+        "states.py": "class TypedState:\n    def upon(self, x):\n        return x\n\n\n"
+        "class TypedDataState:\n    def upon(self, x):\n        return x\n",
+        "builder.py": "from typing import overload\n\nfrom states import TypedDataState, TypedState\n\n\nclass Builder:\n"
+        "    @overload\n    def state(self, name: str) -> TypedState: ...\n"
+        "    @overload\n    def state(self, name: str, factory: int) -> TypedDataState: ...\n"
+        "    def state(self, name, factory=None):\n        return TypedState() if factory is None else TypedDataState()\n",
+        "use.py": "from builder import Builder\n\n\ndef use():\n    return Builder().state('a', 1).upon(2)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {("states.py", "TypedState.upon"), ("states.py", "TypedDataState.upon")} <= {c[:2] for c in calls(edges, "use.py::use")}
+    # the overloads change: the calling file is resolved again
+    changed = files["builder.py"].replace(") -> TypedDataState: ...", ") -> TypedState: ...")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"builder.py": changed})
+    assert ("states.py", "TypedDataState.upon") not in {c[:2] for c in calls(edges, "use.py::use")}
+
+
 def test_a_local_alias_of_an_attribute_calls_the_function_the_attribute_holds(repo: Path, tmp_path: Path) -> None:
     # astor's code generator: `write = self.write` before a loop of `write(...)` calls, where __init__ assigned a
     # nested function to the attribute
