@@ -597,6 +597,13 @@ class Resolver:
                         elif cls is not None and cls not in out:
                             out.append(cls)
                         continue
+                    if kind == "assign" and name_text.endswith(".__new__"):
+                        # `instance = Cls.__new__(Cls, ...)`: an instance of Cls made without its __init__ (zope.interface's
+                        # `_create_ABCInterface`)
+                        made = self._resolve_type_text(wf, where, name_text.removesuffix(".__new__"))
+                        out.extend(c for c in made if c.kind in _CLASS_KINDS and c not in out)
+                        if made:
+                            continue
                     found_here = self._made_by(wf, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
                     if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
                         # self.x = x, where the parameter x is annotated; x = self.y
@@ -1004,6 +1011,9 @@ class Resolver:
         if self._depth > 4:
             return []
         out: list[Sym] = []
+        for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
+            if kind == "assign" and text.endswith(".__new__"):  # `instance = Cls.__new__(Cls); return instance`
+                out.extend(c for c in self._bound(fn.file_id, fn, text.removesuffix(".__new__")) if c.kind in _CLASS_KINDS)
         for made in self._returned_bound(fn, "assign"):
             if made.kind in _CLASS_KINDS and not self._is_protocol(made):
                 found = [made]
@@ -1612,6 +1622,7 @@ class Resolver:
     def resolve_bases(self, file_ids: Iterable[int]) -> None:
         """Write inherit edges for the classes of the given files (before :meth:`resolve_files`)."""
         rows: list[tuple[object, ...]] = []
+        instances: list[tuple[int, Sym, Sym, str, int]] = []  # bases naming no class: (file, class, scope, name, line)
         for fid in file_ids:
             for b in self.conn.execute(
                 "SELECT symbol_id, text, line FROM bases WHERE file_id=? ORDER BY id", (fid,)
@@ -1627,8 +1638,32 @@ class Resolver:
                     if t.sym.kind in _CLASS_KINDS and t.sym.id != cls.id:
                         rows.append((cls.id, t.sym.id, "inherit", fid, t.sym.file_id, b[2], t.resolution, t.confidence, t.candidates))
                         self._bases.setdefault(cls.id, [])
+                if (
+                    not any(t.sym.kind in _CLASS_KINDS for t in targets)
+                    and not receiver
+                    and name.isidentifier()
+                    and self.file(fid)[1] == "python"
+                ):
+                    instances.append((fid, cls, scope, name, int(b[2])))
         self.conn.executemany(_INSERT_EDGE, rows)
-        # everything derived from the class hierarchy was computed without these edges
+        self._clear_hierarchy()
+        # `class IFoo(Interface)` where `Interface = InterfaceClass("Interface")`: a base that is an instance of a class
+        # of the repository makes that class the new class's metaclass (Python calls `type(base)(name, bases, ns)`): the
+        # class statement calls its constructors. Typed once every inherit edge is written.
+        rows = []
+        for fid, cls, scope, name, line in instances:
+            for t in self._types_of(fid, scope, name):
+                if t.kind not in _CLASS_KINDS or t.id == cls.id:
+                    continue
+                for ctor in ("__new__", "__init__"):
+                    m = self._instance_member(t.id, ctor)
+                    if m is not None:
+                        rows.append((cls.id, m.id, "call", fid, m.file_id, line, "instance-base", _HELD_CONFIDENCE, 1))
+        self.conn.executemany(_INSERT_EDGE, rows)
+        self._clear_hierarchy()
+
+    def _clear_hierarchy(self) -> None:
+        """Forget what was computed from the class hierarchy (inherit edges were written)."""
         self._bases.clear()
         self._subclasses = None
         caches = (

@@ -56,6 +56,21 @@ def test_definitions_have_qualnames_lines_signatures_and_docstrings() -> None:
     assert symbols["helper.inner"].kind == "function"
 
 
+def test_a_signature_ends_at_the_colon_of_its_header() -> None:
+    # zope.interface's `def _create_ABCInterface():` has a comment before its body: the signature is no annotation
+    source = b'def make():  # a two-step process (see below)\n    return 1\n\n\nclass A(B):  # note\n    pass\n\n\n' \
+        b'def k(x={"a": 1}) -> dict[str, int]: return x\n'
+    symbols = {s.qualname: s for s in parse(source, "m.py", "python").symbols}
+    assert symbols["make"].signature == "def make()"
+    assert symbols["A"].signature == "class A(B)"
+    assert symbols["k"].signature == 'def k(x={"a": 1}) -> dict[str, int]'
+    # hyperlink's PEP 484 type comments: the return type is the annotation
+    typed = b'def to_uri(self):\n    # type: () -> URL\n    return 1\n\n\ndef g(x) -> int:  # type: () -> str\n    return x\n'
+    symbols = {s.qualname: s for s in parse(typed, "m.py", "python").symbols}
+    assert symbols["to_uri"].signature == "def to_uri(self) -> URL"
+    assert symbols["g"].signature == "def g(x) -> int"
+
+
 def test_calls_have_receivers_scopes_and_argument_shapes() -> None:
     result = parse(SOURCE, "pkg/shapes.py", "python")
     calls = [r for r in result.references if r.kind == "call"]

@@ -3282,6 +3282,29 @@ def test_a_call_of_an_overloaded_method_returns_what_any_of_its_definitions_retu
     assert ("states.py", "TypedDataState.upon") not in {c[:2] for c in calls(edges, "use.py::use")}
 
 
+def test_a_class_statement_whose_base_is_an_instance_calls_the_instance_class(repo: Path, tmp_path: Path) -> None:
+    # zope.interface: `Interface = InterfaceClass("Interface")`, then `class IFoo(Interface)` calls InterfaceClass(...);
+    # `ABCInterface` is made by `ABCInterfaceClass.__new__(ABCInterfaceClass, ...)` in a function (a comment after the
+    # `def` line's colon is no return annotation)
+    files = {
+        "iface.py": "class InterfaceClass:\n    def __init__(self, name, bases=(), attrs=None):\n        self.name = name\n\n\n"
+        "class ABCInterfaceClass(InterfaceClass):\n    def __init__(self, name, bases=(), attrs=None):\n"
+        "        InterfaceClass.__init__(self, name)\n\n\n"
+        "Interface = InterfaceClass('Interface')\n\n\n"
+        "def _create():  # two steps\n    instance = ABCInterfaceClass.__new__(ABCInterfaceClass, 'ABC')\n"
+        "    InterfaceClass.__init__(instance, 'ABC')\n    return instance\n\n\nABCInterface = _create()\n",
+        "defs.py": "from iface import ABCInterface, Interface\n\n\nclass IFoo(Interface):\n    pass\n\n\n"
+        "class IBar(ABCInterface):\n    pass\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("iface.py", "InterfaceClass.__init__", "instance-base") in calls(edges, "defs.py::IFoo")
+    assert ("iface.py", "ABCInterfaceClass.__init__", "instance-base") in calls(edges, "defs.py::IBar")
+    # the variable is bound to another class's instance: the file using it is resolved again
+    changed = files["iface.py"].replace("Interface = InterfaceClass('Interface')", "Interface = ABCInterfaceClass('I')")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"iface.py": changed})
+    assert ("iface.py", "ABCInterfaceClass.__init__", "instance-base") in calls(edges, "defs.py::IFoo")
+
+
 def test_a_local_alias_of_an_attribute_calls_the_function_the_attribute_holds(repo: Path, tmp_path: Path) -> None:
     # astor's code generator: `write = self.write` before a loop of `write(...)` calls, where __init__ assigned a
     # nested function to the attribute

@@ -205,19 +205,29 @@ def _in_function(d: Definition) -> bool:
 
 #: longest signature kept whole (``parse.one_line``'s default); longer ones keep their return annotation
 _SIGNATURE_LIMIT = 300
+#: a PEP 484 type comment of a function: ``# type: (int, str) -> bool``, the return type
+_TYPE_COMMENT = re.compile(r"#\s*type:\s*\(.*\)\s*->\s*([^#\n]+)")
 
 
 def signature(d: Definition, source: bytes) -> str:
     """``def f(x) -> T`` as written, whitespace collapsed; a long one is cut in its parameters, not in its
     return annotation (the resolver reads the classes a function returns from there)."""
-    end = d.body.start_byte if d.body is not None else d.node.end_byte
+    body = d.body.start_byte if d.body is not None else d.node.end_byte
+    # up to the colon of the header: a comment after it comes before the body (`def f():  # note`), but for a PEP 484
+    # type comment, whose return type is the function's annotation (`def to_uri(self):` then `# type: () -> URL`)
+    end = max((c.end_byte for c in d.node.children if c.type == ":" and c.end_byte <= body), default=body)
     sig = " ".join(source[d.node.start_byte : end].decode("utf-8", "replace").split()).rstrip(" :")
-    returns = d.node.child_by_field_name("return_type") if d.kind in ("function", "method") else None
+    function = d.kind in ("function", "method")
+    returns = d.node.child_by_field_name("return_type") if function else None
+    typed = _TYPE_COMMENT.search(source[end:body].decode("utf-8", "replace")) if function and end < body else None
+    if typed is not None and returns is None:
+        sig += " -> " + typed.group(1).strip()
     if len(sig) <= _SIGNATURE_LIMIT:
         return sig
-    if returns is None:
+    if returns is None and typed is None:
         return sig[: _SIGNATURE_LIMIT - 1] + "…"
-    tail = " -> " + " ".join(_text(returns, source).split())[:120]
+    annotation = _text(returns, source) if returns is not None else typed.group(1) if typed is not None else ""
+    tail = " -> " + " ".join(annotation.split())[:120]
     return sig[: _SIGNATURE_LIMIT - len(tail) - 2] + "…)" + tail
 
 
