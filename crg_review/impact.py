@@ -2798,8 +2798,8 @@ def _reach(
     elif not how and _holds(e, src, node, only):
         how = "held"
     classes: set[int] = set()  # for "dispatched": the classes of the overrides
-    if not how and _dispatches_to(e, src, node):
-        how, classes = "dispatched", {node.parent_id} if node.parent_id is not None else set()
+    if not how and _dispatches_to(e, src, node) and node.parent_id is not None:
+        how, classes = "dispatched", {node.parent_id}
     elif not how and e.resolution in ("self", "super") and src.kind == "method" and only.get(node.id) == "dispatched":
         how, classes = "dispatched", dispatched.get(node.id, set())  # the same instance, through `self`
     was = only.get(e.src)

@@ -600,9 +600,9 @@ class Resolver:
                     if kind == "assign" and name_text.endswith(".__new__"):
                         # `instance = Cls.__new__(Cls, ...)`: an instance of Cls made without its __init__ (zope.interface's
                         # `_create_ABCInterface`)
-                        made = self._resolve_type_text(wf, where, name_text.removesuffix(".__new__"))
-                        out.extend(c for c in made if c.kind in _CLASS_KINDS and c not in out)
-                        if made:
+                        newed = self._resolve_type_text(wf, where, name_text.removesuffix(".__new__"))
+                        out.extend(c for c in newed if c.kind in _CLASS_KINDS and c not in out)
+                        if newed:
                             continue
                     found_here = self._made_by(wf, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
                     if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
@@ -1652,11 +1652,11 @@ class Resolver:
         # class statement calls its constructors. Typed once every inherit edge is written.
         rows = []
         for fid, cls, scope, name, line in instances:
-            for t in self._types_of(fid, scope, name):
-                if t.kind not in _CLASS_KINDS or t.id == cls.id:
+            for made in self._types_of(fid, scope, name):
+                if made.kind not in _CLASS_KINDS or made.id == cls.id:
                     continue
                 for ctor in ("__new__", "__init__"):
-                    m = self._instance_member(t.id, ctor)
+                    m = self._instance_member(made.id, ctor)
                     if m is not None:
                         rows.append((cls.id, m.id, "call", fid, m.file_id, line, "instance-base", _HELD_CONFIDENCE, 1))
         self.conn.executemany(_INSERT_EDGE, rows)
