@@ -174,6 +174,21 @@ def test_a_variable_of_the_scope_is_no_name_match_of_a_function_elsewhere(repo: 
     assert calls(edges, "use.py::unknown") == {("handlers.py", "handler", "name-match")}
 
 
+def test_a_value_in_parentheses_or_at_the_end_of_a_chain_types_each_name(repo: Path, tmp_path: Path) -> None:
+    # black breaks a long right side into `x = (` ... `)`; zope.interface's `cache = self._v_cache = (Cache(...))`
+    edges, _, _ = index(
+        repo,
+        {
+            "m.py": "class Foo:\n    def go(self):\n        return 1\n\n\nclass Other:\n    def go(self):\n        return 2\n\n\n"
+            "def wrapped():\n    x = (\n        Foo()\n    )\n    return x.go()\n\n\n"
+            "def chained():\n    y = z = (Foo())\n    return y.go() + z.go()\n",
+        },
+        tmp_path / "i.db",
+    )
+    for scope in ("m.py::wrapped", "m.py::chained"):
+        assert {c for c in calls(edges, scope) if c[1].endswith(".go")} == {("m.py", "Foo.go", "typed")}, scope
+
+
 def test_a_walrus_binds_a_variable_as_an_assignment_does(repo: Path, tmp_path: Path) -> None:
     # tinycss2's tests: `if not (color := parse_color(text)): ...` then `(*coordinates, alpha) = color`
     files = {

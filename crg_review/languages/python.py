@@ -760,12 +760,26 @@ def _stored_or_deleted(node: Any) -> bool:
 
 def _assignment(node: Any, source: bytes) -> list[Item]:
     left = node.child_by_field_name("left")
-    right = node.child_by_field_name("right")
+    right = _assigned_value(node.child_by_field_name("right"))
     annotation = node.child_by_field_name("type")
     pairs = _paired(left, right)
     if pairs:  # `years, minutes = Unit["YEARS"], Unit["MINUTES"]`: each name as if assigned its own value
         return [item for name, value in pairs for item in _assigned(name, value, None, source)]
     return _assigned(left, right, annotation, source)
+
+
+def _assigned_value(right: Any) -> Any:
+    """What the right side of an assignment gives: the innermost value of a chain (``a = b = make()``: the inner
+    assignment is one of its own), without parentheses around one value (``x = (Foo(...))``, as formatters break a
+    long line over three)."""
+    while right is not None:
+        if right.type == "assignment":
+            right = right.child_by_field_name("right")
+        elif right.type == "parenthesized_expression" and right.named_child_count == 1 and right.named_children[0].type != "yield":
+            right = right.named_children[0]
+        else:
+            return right
+    return right
 
 
 def _paired(left: Any, right: Any) -> list[tuple[Any, Any]]:
