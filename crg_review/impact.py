@@ -2624,7 +2624,8 @@ def walk_tests(
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
                 made = _made_for_tests(graph, node, family)
                 if family is not None:  # (and a class outside the family naming this one in its header makes none)
-                    made = [e for e in made if e.src in family or graph.nodes([e.src]).get(e.src, node).kind not in _CLASS_KINDS]
+                    makers = graph.nodes(e.src for e in made)
+                    made = [e for e in made if e.src in family or e.src not in makers or makers[e.src].kind not in _CLASS_KINDS]
                 if (
                     made
                     and _is_special(node.name)

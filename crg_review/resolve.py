@@ -597,13 +597,6 @@ class Resolver:
                         elif cls is not None and cls not in out:
                             out.append(cls)
                         continue
-                    if kind == "assign" and name_text.endswith(".__new__"):
-                        # `instance = Cls.__new__(Cls, ...)`: an instance of Cls made without its __init__ (zope.interface's
-                        # `_create_ABCInterface`)
-                        newed = self._resolve_type_text(wf, where, name_text.removesuffix(".__new__"))
-                        out.extend(c for c in newed if c.kind in _CLASS_KINDS and c not in out)
-                        if newed:
-                            continue
                     found_here = self._made_by(wf, where, name_text)  # x = Cls(...), x = make_thing() -> Thing
                     if not found_here and name_text != var and ("." not in name_text or name_text.startswith("self.")):
                         # self.x = x, where the parameter x is annotated; x = self.y
@@ -1011,9 +1004,6 @@ class Resolver:
         if self._depth > 4:
             return []
         out: list[Sym] = []
-        for kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
-            if kind == "assign" and text.endswith(".__new__"):  # `instance = Cls.__new__(Cls); return instance`
-                out.extend(c for c in self._bound(fn.file_id, fn, text.removesuffix(".__new__")) if c.kind in _CLASS_KINDS)
         for made in self._returned_bound(fn, "assign"):
             if made.kind in _CLASS_KINDS and not self._is_protocol(made):
                 found = [made]

@@ -3316,8 +3316,14 @@ def test_a_class_statement_whose_base_is_an_instance_calls_the_instance_class(re
     assert ("iface.py", "ABCInterfaceClass.__init__", "instance-base") in calls(edges, "defs.py::IBar")
     # the variable is bound to another class's instance: the file using it is resolved again
     changed = files["iface.py"].replace("Interface = InterfaceClass('Interface')", "Interface = ABCInterfaceClass('I')")
+    changed += (
+        "\n\nclass Implements(InterfaceClass):\n    @classmethod\n    def named(cls, name):\n"
+        "        inst = cls.__new__(cls)\n        inst.__init__(name)\n        return inst\n"
+    )
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"iface.py": changed})
     assert ("iface.py", "ABCInterfaceClass.__init__", "instance-base") in calls(edges, "defs.py::IFoo")
+    # zope.interface's `Implements.named`: `cls.__new__(cls)` makes an instance of the class too
+    assert ("iface.py", "InterfaceClass.__init__", "typed") in calls(edges, "iface.py::Implements.named")
 
 
 def test_a_local_alias_of_an_attribute_calls_the_function_the_attribute_holds(repo: Path, tmp_path: Path) -> None:

@@ -865,7 +865,14 @@ def _assigned(left: Any, right: Any, annotation: Any, source: bytes) -> list[Ite
         # (assignment left: [(identifier) (attribute)] @name right: (call function: [(identifier) (attribute)]
         #   @receiver)) @reference.assign
         if called is not None:
-            out.append(("assign", left, called))
+            # `instance = Cls.__new__(Cls, ...)` makes a Cls without its __init__ (zope.interface's `_create_ABCInterface`)
+            attribute = called.child_by_field_name("attribute") if called.type == "attribute" else None
+            newed = (
+                attribute is not None
+                and source[attribute.start_byte : attribute.end_byte] == b"__new__"
+                and _field_type(called, "object") in _NAMES
+            )
+            out.append(("assign", left, called.child_by_field_name("object") if newed else called))
             # `cls = type(self)`: (assignment left: (identifier) @name right: (call function: (identifier) @_type
             #   arguments: (argument_list . (identifier) @receiver .))) @reference.typeof (#eq? @_type "type"):
             #   the variable holds the class of self (calling it makes another instance, as `type(self)(...)` does)
@@ -1919,12 +1926,11 @@ def finalize(result: ParseResult) -> None:
                 continue  # the getattrcall reference of the same lookup stands for it
             # `getattr(self, name.lower())`: the name built before, its case changed (`"_process_{}".format(...)`)
             built, case = _case_changed(r.name)
-            built_text = built_names.get((r.scope, built), built)
-            looked_up = _looked_up_name(built_text)
+            looked_up = _looked_up_name(built_names.get((r.scope, built), built))
             if looked_up is None and built.isidentifier() and _one_line(r.receiver) in ("self", "cls"):
                 # `getattr(self, node_type)` with a name made elsewhere (pyflakes's handlers, one per AST node
                 # type): any member of the object, each a guess among many (resolve scales the confidence)
-                looked_up, case = ("", False), ""
+                looked_up, case = ("*", False), ""
             is_called = r.kind == "getattrcall" or r.scope in called_lookups
             receiver = _one_line(r.receiver)
             if looked_up is None and len(strings.get((r.scope, r.name), ())) <= _NAMES_LOOKED_UP:
@@ -1941,10 +1947,7 @@ def finalize(result: ParseResult) -> None:
                     refs.append(Reference("call" if is_called else "ref", name, receiver, r.line, r.scope, None, ()))
                 else:  # getattr(self, "visit_" + ...): any member of that prefix (resolve.LOOKUP_KINDS)
                     kind = "getattrcall" if is_called else "getattr"
-                    suffix = _looked_up_suffix(built_text) if name else ""  # `"xpath_{}_function".format(x)`
-                    if case:
-                        suffix = getattr(suffix, case)()
-                    refs.append(Reference(kind, f"{name}*{suffix}", receiver, r.line, r.scope, None, ()))
+                    refs.append(Reference(kind, name, receiver, r.line, r.scope, None, ()))
             continue
         if (
             r.kind == "ref"
@@ -2131,37 +2134,32 @@ _STRING_ITEM = re.compile(r"""(?<![\w])[rRuU]?["']([A-Za-z_]\w*)["']""")
 _NAMES_LOOKED_UP = 32
 
 
-#: a literal's opening (after an f, r or u prefix)
-_LITERAL_OPENING = re.compile(r"""^[fFrRuU]{0,2}(["'])""")
 #: what follows the last placeholder of a literal when it ends the literal: `_function` in `"xpath_{}_function"`,
 #: `_pseudo` in `"xpath_%s_pseudo"`
 _PLACEHOLDER_TAIL = re.compile(r"(?:\}|%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])([A-Za-z0-9_]+)$")
 
 
-def _looked_up_suffix(text: str) -> str:
-    """The literal tail of a name built for ``getattr`` after its last placeholder: ``_function`` for
-    ``"xpath_{}_function".format(x)``, ``"xpath_%s_function" % x`` or ``f"xpath_{x}_function"`` (cssselect's
-    translator), ``""`` when the name ends with what the program fills in (``"visit_" + x``)."""
-    m = _LITERAL_OPENING.match(text)
-    if m is None:
-        return ""
-    end = text.find(m.group(1), m.end())
-    tail = _PLACEHOLDER_TAIL.search(text[m.end() : end]) if end >= 0 else None
-    return tail.group(1) if tail else ""
-
-
 def _looked_up_name(text: str) -> tuple[str, bool] | None:
-    """``(name, True)`` for a literal member name given to ``getattr``, ``(prefix, False)`` for a name built
-    from a literal head, None when nothing literal is known."""
+    """``(name, True)`` for a literal member name given to ``getattr``, ``(pattern, False)`` for a name built
+    from a literal head: ``visit_*`` for ``"visit_" + x``, and with the literal's tail after its last placeholder,
+    ``xpath_*_function`` for ``"xpath_{}_function".format(x)``, ``"xpath_%s_function" % x`` or ``f"xpath_{x}_function"``
+    (cssselect's translator); None when nothing literal is known."""
     m = _LOOKUP_FSTRING.match(text)
     if m:
-        return m.group(2), False
+        return _lookup_pattern(text, m.group(1), m.start(2), m.group(2)), False
     m = _LOOKUP_TEXT.match(text)
     if m is None:
         return None
     if text.endswith(m.group(2)) and m.end() == len(text):
         return m.group(3), True
-    return m.group(3), False
+    return _lookup_pattern(text, m.group(2), m.start(3), m.group(3)), False
+
+
+def _lookup_pattern(text: str, quote: str, start: int, prefix: str) -> str:
+    """``prefix*tail`` for the literal of ``text`` opening at ``start`` and closed by ``quote`` (resolve._name_fits)."""
+    end = text.find(quote, start)
+    tail = _PLACEHOLDER_TAIL.search(text[start:end] if end >= 0 else text[start:])
+    return f"{prefix}*{tail.group(1) if tail else ''}"
 
 
 def _module_names(result: ParseResult) -> set[str]:
