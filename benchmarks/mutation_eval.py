@@ -682,7 +682,8 @@ class Miss(NamedTuple):
 def explain(
     test: str, fn: Function, mutant: Mutant, index: IndexGraph, traced: dict[Key, dict[Key, list[int]]]
 ) -> Miss:
-    """Why crg-review did not list a failing test of a mutant (see the README's causes)."""
+    """Why crg-review did not list a failing test of a mutant (the causes found so far: HISTORY.md, "Main causes
+    of the remaining misses")."""
     if test.split("::")[0] in mutant.collect_errors:
         return Miss("import-time", "the test module fails to import")
     start = index.test_function(test)
