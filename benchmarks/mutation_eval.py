@@ -561,7 +561,7 @@ def evaluate_mutant(
 
 # --- why a failing test was missed ---------------------------------------------------------------
 
-#: edges the related-test walk does not follow beyond the changed symbol (impact.TEST_EDGE_MIN_CONFIDENCE)
+#: edges the related-test walk does not follow beyond the changed symbol (walk.TEST_EDGE_MIN_CONFIDENCE)
 WEAK = 0.2
 
 Key = tuple[str, str]  # (path, qualname)

@@ -93,7 +93,7 @@ def _hook(args: argparse.Namespace) -> int:
         print(f"crg-review: warning: review skipped ({reason}); not blocking", file=sys.stderr)
         log.info("the hook failed", exc_info=True)
         return 0
-    from .impact import fail_reached
+    from .findings import fail_reached
 
     blocked = False
     for text, findings in reviews:
@@ -211,8 +211,9 @@ def _github_env() -> tuple[str, dict[str, Any], str]:
 
 def _github_run(args: argparse.Namespace, token: str | None) -> int:
     from . import github
+    from .findings import fail_reached
     from .gitio import DiffSpec
-    from .impact import fail_reached, review_diff
+    from .impact import review_diff
     from .render import render
 
     event_name, event, repository = _github_env()

@@ -103,7 +103,8 @@ def _emit(text: str, output: str | None) -> None:
 
 @cli.command("diff")
 def _diff(args: argparse.Namespace) -> int:
-    from .impact import fail_reached, paused_collection
+    from .findings import fail_reached
+    from .impact import paused_collection
     from .render import render
 
     ws = cli._workspace(args)
@@ -196,7 +197,8 @@ def _row(x: Any) -> dict[str, Any]:
 
 @cli.command("impact")
 def _impact(args: argparse.Namespace) -> int:
-    from .impact import Graph, resolve_symbol, review_symbols
+    from .graph import Graph
+    from .impact import resolve_symbol, review_symbols
     from .render import render
 
     ws = cli._workspace(args)
@@ -275,7 +277,7 @@ def _tests_for(args: argparse.Namespace) -> int:
     if not found:
         print(f"no test reaches {node.path}::{node.qualname}")
     shown: set[str] = set()
-    for t in found:  # nearest first; a remade class's tests share its id (impact.name_remade_tests)
+    for t in found:  # nearest first; a remade class's tests share its id (suite.name_remade_tests)
         if t.nodeid not in shown:
             shown.add(t.nodeid)
             print(f"{t.nodeid}  ({t.reason}{f', depth {t.depth}' if t.depth else ''})")

@@ -165,7 +165,7 @@ def _context(review: Review, limits: dict[str, int]) -> dict[str, Any]:
 
 
 def _rules() -> dict[str, tuple[str, str, str]]:
-    from .impact import RULES
+    from .findings import RULES
 
     return RULES
 
@@ -246,7 +246,7 @@ def review_json(data: dict[str, Any]) -> str:
 def sarif(review: Review) -> dict[str, Any]:
     """SARIF 2.1.0: one run, the rules as ``tool.driver.rules``, every finding a result."""
     from . import __version__
-    from .impact import RULES
+    from .findings import RULES
 
     rule_ids = sorted(RULES)
     results = []

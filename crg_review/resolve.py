@@ -2096,7 +2096,7 @@ class Resolver:
             # protocol methods of unknown objects: every class has them, a name says nothing; but the object's may
             # for an operator or a loop (`version == other` in `def match(self, version)`: semantic_version's
             # Version.__eq__). Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's
-            # __call__ or __repr__ from them (impact.Graph.protocol_callers), where one class by name cut voluptuous's callers
+            # __call__ or __repr__ from them (graph.Graph.protocol_callers), where one class by name cut voluptuous's callers
             if receiver and kind == "call" and language == "python" and name in _WHOLE_NAME_DUNDERS:
                 methods = [c for c in self.named(name) if c.kind == "method"]
                 return self._named_after_receiver(receiver, methods, whole=True)
@@ -2136,7 +2136,7 @@ class Resolver:
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             # ambiguous, even where the receiver is named after one of the classes: glom's `spec.glomit(target,
             # scope)` with thirty classes defining glomit (one `Spec`) is a protocol of its own, whose implementations
-            # the test walk reaches from the calls left ambiguous (impact.Graph.protocol_callers)
+            # the test walk reaches from the calls left ambiguous (graph.Graph.protocol_callers)
             return []
         named = self._named_after_receiver(receiver, cands) if kind == "call" and language == "python" else []
         confidence = round(0.5 / len(cands), 3)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from crg_review.impact import _arity_problem
+from crg_review.findings import _arity_problem
 
 from .helpers import commit, git, make_repo, run_cli, write
 
@@ -1939,7 +1939,7 @@ def _indexed_hierarchy(tmp_path: Path, capsys: Any) -> tuple[Path, Path]:
 
 
 def test_the_first_subclasses_are_those_of_the_whole_tree_in_the_same_order(tmp_path: Path, capsys: Any) -> None:
-    from crg_review.impact import Graph
+    from crg_review.graph import Graph
     from crg_review.store import Store
 
     _, db = _indexed_hierarchy(tmp_path, capsys)
@@ -1966,8 +1966,9 @@ class _NodeByNode:
 
 
 def test_the_walks_give_the_same_answers_without_loading_a_level_ahead(tmp_path: Path, capsys: Any) -> None:
-    from crg_review.impact import Graph, walk_dependants, walk_tests
+    from crg_review.graph import Graph
     from crg_review.store import Store
+    from crg_review.walk import walk_dependants, walk_tests
 
     _, db = _indexed_hierarchy(tmp_path, capsys)
     lazy_graph = type("LazyGraph", (_NodeByNode, Graph), {})

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from crg_review.impact import RULES
+from crg_review.findings import RULES
 from crg_review.render import MARKDOWN_LIMIT, md_escape, render, sarif
 from crg_review.review import ChangedSymbol, Finding, Impacted, RelatedTest, Review
 

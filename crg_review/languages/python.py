@@ -1502,7 +1502,7 @@ def _toplevel(node: Any, source: bytes) -> list[Item]:
         kind = statement.type
         if kind in ("function_definition", "class_definition", "decorated_definition", "comment"):
             # a decorator's arguments are in the definition's scope; a definition in a block may not exist when the
-            # module runs (`if SELENIUM: class TestInnerText`): a `guarded` item (impact.name_guarded_tests)
+            # module runs (`if SELENIUM: class TestInnerText`): a `guarded` item (suite.name_guarded_tests)
             defined = statement.child_by_field_name("definition") if kind == "decorated_definition" else statement
             name = defined.child_by_field_name("name") if defined is not None and statement is not node else None
             if name is not None:
@@ -1529,7 +1529,7 @@ def _toplevel(node: Any, source: bytes) -> list[Item]:
 def _class_block(node: Any) -> list[Item]:
     """``guarded`` items of a statement of a class body: the definitions in its ``if``/``try``/``with``/``for`` blocks
     (asttokens' `if sys.version_info >= (3, 12): def test_fstrings_3_12_plus(self)`), which the class may not have
-    when its module runs (impact.name_guarded_tests)."""
+    when its module runs (suite.name_guarded_tests)."""
     if node.type in ("function_definition", "class_definition", "decorated_definition", "expression_statement"):
         return []
     out: list[Item] = []
@@ -1914,7 +1914,7 @@ def finalize(result: ParseResult) -> None:
         if (r.kind == "getitem" and (r.scope, r.line, r.receiver) not in written) or r.kind == "iterate":
             # `FORMATS[k]`, `for f in FORMATS`: a read of a module-level variable (a table of functions, maybe)
             # that no call reference records when its type is unknown; the walk asks who reads a table
-            # (impact.Graph.table_readers)
+            # (graph.Graph.table_readers)
             read = _one_line(r.receiver if r.kind == "getitem" else r.name)
             head = read.split(".", 1)[0].split("[", 1)[0].split("(", 1)[0]
             local = r.scope != MODULE_QUALNAME and head in locals_by_scope.get(r.scope, ())

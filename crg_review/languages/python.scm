@@ -19,7 +19,7 @@
 ((string) @expand.dotted (#match? @expand.dotted "^[\"'][A-Za-z_][A-Za-z0-9_]*([.][A-Za-z_][A-Za-z0-9_]*){1,}[\"']$"))
 
 ; a conftest's `pytest_collect_file` hook collects test items from files that are not Python (`.yaml`, `.docopt`):
-; the file patterns it compares paths with (python.expand "collects"; impact.Graph.collected_files)
+; the file patterns it compares paths with (python.expand "collects"; graph.Graph.collected_files)
 (function_definition name: (identifier) @_hook body: (block) @expand.collects (#eq? @_hook "pytest_collect_file"))
 
 ; inheritance: positional superclasses only (metaclass= and other keywords are not bases)

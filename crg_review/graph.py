@@ -1,0 +1,2138 @@
+"""The code graph as the impact walks read it: :class:`Node`, :class:`EdgeIn` and :class:`Graph`.
+
+:class:`Graph` is a read-only, cached view of the index (symbols, edges, references, tests) for the walks
+of :mod:`walk` and :mod:`suite`: a walk asks about a whole level of nodes at once, so each kind of fact
+costs one query per level. It answers the questions the walks ask about Python's dynamic calls too
+(who reads a table, which classes a scope makes, which fixtures a test takes). No walk logic lives here.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import posixpath
+import re
+import sqlite3
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import partial
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from .languages.python import TEST_BASES
+from .model import CLASS_KINDS, param_name
+from .resolve import PROTOCOL_METHODS
+from .store import escape_like
+
+if TYPE_CHECKING:
+    from .pytest_settings import DoctestSettings
+
+__all__ = [
+    "COLLECT_HOOK",
+    "CONSTRUCTORS",
+    "FACTORY_MIN_CONFIDENCE",
+    "FAMILY_SCAN_SCOPES",
+    "FUNCTION_KINDS",
+    "IDENTIFIER",
+    "NODE_SQL",
+    "PROTOCOL_MAX_SITES",
+    "PYTEST_CLASS_PREFIX",
+    "PYTEST_FUNCTION_PREFIX",
+    "RECEIVER_GUESS_CONFIDENCE",
+    "RECEIVER_GUESS_MAX_CLASSES",
+    "RECEIVER_GUESS_MAX_REFS",
+    "EdgeIn",
+    "Graph",
+    "Node",
+    "SnapshotFiles",
+    "as_node",
+    "chunks",
+    "first_name",
+    "is_conftest",
+    "is_special",
+]
+
+
+class SnapshotFiles(Protocol):
+    """The files of the indexed snapshot, parsed or not (a :class:`~crg_review.workspace.Workspace`)."""
+
+    def find_tracked(self, match: Callable[[str], bool], under: Sequence[str] = ("",)) -> list[str]: ...
+
+    def read_tracked(self, path: str) -> bytes | None: ...
+
+
+#: confidence of ``obj.m()`` in a scope that also uses m's class (the receiver's type is unknown)
+RECEIVER_GUESS_CONFIDENCE = 0.5
+#: calls a scope makes that count for what it uses (and the factory hop behind them)
+FACTORY_MIN_CONFIDENCE = 0.5
+#: subclasses whose use counts as a use of the method's class in the receiver guess
+RECEIVER_GUESS_MAX_CLASSES = 50
+#: a method name used at more call sites than this is too common for the receiver guess
+RECEIVER_GUESS_MAX_REFS = 2000
+#: a method's name called on objects of unknown type at at most this many places that the resolver left
+#: ambiguous (more classes define it than it matches): those places are listed among its callers
+PROTOCOL_MAX_SITES = 30
+#: the calls ``x.<name>()`` (bound as ``?``) that the resolver left ambiguous: more classes define the name
+#: than it matches
+_AMBIGUOUS_CALLS = (
+    "FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
+    " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
+)
+#: asked about more scopes than this at once, the family check reads every edge into the family instead
+#: (one query, kept for the rest of the review) of the edges out of those scopes
+FAMILY_SCAN_SCOPES = 50
+
+#: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
+PYTEST_CLASS_PREFIX = "Test"
+#: pytest's default ``python_functions``: a test function bound to such a name in a test module is collected there
+PYTEST_FUNCTION_PREFIX = "test"
+FUNCTION_KINDS = frozenset(("function", "method"))
+#: the pytest hook that collects tests from files that are not Python, and its collector classes' bases
+COLLECT_HOOK = "pytest_collect_file"
+_COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
+_RUNNABLE_KINDS = frozenset(("function", "method", "test"))
+#: the file name patterns a Sybil collector is given (``pattern="*.rst"``, ``patterns=["*.md", "*.py"]``)
+_SYBIL_PATTERN = re.compile(r"\bpatterns?\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
+_QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
+#: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
+CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
+#: the functions of the standard library's doctest module that run the examples of a module given to them
+_DOCTEST_RUNNERS = ("DocTestSuite", "run_docstring_examples", "testmod")
+#: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
+_SETATTR_SPAN = 3
+#: special methods that run where an instance is used, not where it is made: a call of the class makes one
+#: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
+#: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
+#: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
+_RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
+#: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
+_COPY_METHODS = frozenset(
+    ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")
+    + ("__copy__", "__deepcopy__")
+)
+#: ``pickle.dumps(x)``, ``copy.deepcopy(x)``: the calls that run them, by module and function name
+_COPY_MODULES = frozenset(("pickle", "_pickle", "cPickle", "cloudpickle", "dill", "copy"))
+_COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
+#: bases that call no method of their subclasses by name (a class deriving only from these has no framework
+#: calling into it)
+_INERT_BASES = frozenset(
+    ("object", "Generic", "Protocol", "ABC", "Exception", "BaseException", "NamedTuple", "TypedDict", "Enum")
+)
+#: methods a well-known class of the standard library calls on the instances of its subclasses, from code the index
+#: does not have (C `datetime` calls a tzinfo's `fromutc` for `dt.astimezone(tz)` and `datetime.now(tz)`): the uses of
+#: such a subclass stand for their callers as well, even where the repository calls them too (pytz's DstTzInfo)
+_OUTSIDE_PROTOCOLS = {
+    "tzinfo": frozenset(("utcoffset", "dst", "tzname", "fromutc")),
+    "JSONEncoder": frozenset(("default",)),
+    "Thread": frozenset(("run",)),
+    "Handler": frozenset(("emit", "format", "filter", "handle", "flush")),
+    "StreamHandler": frozenset(("emit", "format", "filter", "handle", "flush")),
+    # logging calls a formatter's (structlog's `ProcessorFormatter(logging.Formatter)`) and a filter's methods
+    "Formatter": frozenset(("format", "formatTime", "formatException", "formatStack", "formatMessage", "usesTime")),
+    "Filter": frozenset(("filter",)),
+    "NodeVisitor": frozenset(("generic_visit",)),
+    "NodeTransformer": frozenset(("generic_visit",)),
+    # requests calls a mounted transport adapter's (requests-mock's `Adapter(BaseAdapter).send`, after `session.mount`)
+    "BaseAdapter": frozenset(("send", "close")),
+    "HTTPAdapter": frozenset(("send", "close", "build_response", "get_connection", "cert_verify", "add_headers")),
+    # html.parser's `feed()` calls a parser subclass's handlers
+    "HTMLParser": frozenset(
+        (
+            "handle_starttag", "handle_endtag", "handle_startendtag", "handle_data", "handle_comment",
+            "handle_entityref", "handle_charref", "handle_decl", "handle_pi", "unknown_decl",
+        )
+    ),
+    # socketserver and http.server call a request handler's
+    "BaseRequestHandler": frozenset(("setup", "handle", "finish")),
+    "StreamRequestHandler": frozenset(("setup", "handle", "finish")),
+    "BaseHTTPRequestHandler": frozenset(("do_GET", "do_POST", "do_PUT", "do_DELETE", "do_HEAD", "do_PATCH", "log_message")),
+}
+_OUTSIDE_PROTOCOL_NAMES = frozenset(n for names in _OUTSIDE_PROTOCOLS.values() for n in names)
+#: methods the import system calls on any object in ``sys.meta_path`` or ``sys.path_hooks`` (a duck-typed protocol:
+#: no base says so), for every import after it is put there (bottle's `_ImportRedirect.find_spec`)
+_IMPORT_HOOKS = frozenset(("find_spec", "find_module", "load_module", "create_module", "exec_module"))
+#: calls on a module-level table that hand out none of its values (`FORMATS.keys()`) or store into it
+#: (`FILTERS.update({...})`, as python.STORING_METHODS): a module body making them calls nothing it holds
+_TABLE_KEEPING = frozenset(
+    ("keys", "__len__", "__contains__", "__bool__", "update", "append", "extend", "insert", "add", "setdefault", "__setitem__")
+)
+
+
+class Node(NamedTuple):
+    """A symbol of the index with what the walks need (a tuple: one review can load tens of thousands)."""
+
+    id: int
+    file_id: int
+    path: str
+    language: str
+    qualname: str
+    name: str
+    kind: str
+    start_line: int
+    end_line: int
+    parent_id: int | None
+    is_test: int  # as stored: 0, 1 (the parser's mark) or 2 (a subclass of a test class of another file)
+    in_test_file: int
+    decorators_json: str
+    params_json: str
+    signature: str
+
+    @property
+    def decorators(self) -> tuple[str, ...]:
+        """Decorator texts without ``@``."""
+        return tuple(json.loads(self.decorators_json))
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """Parameter names as the parser records them (``x``, ``x=``, ``*args``, ``**kw``, ``*``, ``/``)."""
+        return tuple(json.loads(self.params_json))
+
+    @property
+    def label(self) -> str:
+        """How a path (``via``) names this node: the qualname, the file path for a module."""
+        return self.path if self.kind == "module" else self.qualname
+
+    @property
+    def runnable_test(self) -> bool:
+        """A test a runner can select (a test function or method, or a JS/Ruby ``it`` block)."""
+        return bool(self.is_test) and self.kind in _RUNNABLE_KINDS
+
+
+class EdgeIn(NamedTuple):
+    """An edge seen from its destination."""
+
+    src: int
+    dst: int
+    kind: str
+    confidence: float
+    resolution: str
+    line: int
+    candidates: int = 1  # definitions a name match chose among
+
+
+NODE_SQL = (
+    "SELECT s.id, s.file_id, f.path, coalesce(f.language, ''), s.qualname, s.name, s.kind, s.start_line,"
+    " s.end_line, s.parent_id, s.is_test, f.is_test, s.decorators, s.params, s.signature"
+    " FROM symbols s JOIN files f ON f.id = s.file_id"
+)
+_EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line, candidates"
+# rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
+as_node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
+_edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
+_DST = itemgetter(1)  # EdgeIn.dst
+
+
+def chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
+    """Slices of at most ``size`` items for ``IN (...)`` lists (padded: :func:`_padded`)."""
+    for i in range(0, len(items), size):
+        yield _padded(items[i : i + size], size)
+
+
+def _padded(items: Sequence[Any], limit: int = 1 << 20) -> Sequence[Any]:
+    """``items`` for an ``IN (...)`` list, padded to a power of two (at most ``limit``) by repeating the last
+    one (a value twice in an IN list changes nothing): statement texts then repeat, and sqlite3's statement
+    cache spares compiling most of the thousand queries of a big review."""
+    n = len(items)
+    size = min(limit, 1 << (n - 1).bit_length()) if n else 0
+    return items if size <= n else [*items, *[items[-1]] * (size - n)]
+
+
+def _in(ids: Sequence[Any]) -> str:
+    return ",".join("?" * len(ids))
+
+
+class Graph:
+    """Read-only, cached queries over the index's symbols and edges.
+
+    A walk asks about a whole level at once (:meth:`prefetch`), so that each kind of fact costs one query per
+    level rather than one per node; the per-node methods answer from the caches and load what is missing.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, files: SnapshotFiles | None = None) -> None:
+        self.conn = conn
+        #: the files of the indexed snapshot that are not parsed (data files a conftest collects, doctest text
+        #: files, pytest's settings); None: not known (every question about them answers "none")
+        self.files = files
+        self._doctest: DoctestSettings | None = None
+        self._packages: frozenset[str] | None = None  # folders holding an __init__.py
+        self._collected: dict[int, tuple[tuple[str, str], ...]] = {}  # conftest → its hook's (literal, how) name tests
+        self._collector_classes: dict[int, frozenset[int]] = {}  # conftest file → its Item and File classes
+        self._nodes: dict[int, Node] = {}
+        self._absent: set[int] = set()
+        self._incoming: dict[int, list[EdgeIn]] = {}
+        self._bases: dict[int, list[int]] = {}
+        self._subclasses: dict[int, list[int]] = {}
+        self._children: dict[int, list[Node]] = {}
+        self._methods: dict[int, dict[str, list[Node]]] = {}  # class → method name → methods
+        self._names_above: dict[int, frozenset[str]] = {}  # class → method names of its bases
+        self._aliases: dict[int, dict[str, list[int]]] = {}
+        self._closure: dict[tuple[int, str], list[int]] = {}
+        self._guesses: dict[int, list[EdgeIn]] = {}
+        self._self_sites: dict[str, list[tuple[int, int]]] | None = None  # name → `self.name` sites of would-be methods
+        self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
+        self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
+        self._families: dict[int, frozenset[int]] = {}
+        self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
+        self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`_written_bases`
+        self._defines: dict[str, dict[int, bool]] = {}  # name → class → :meth:`_defining` (children not loaded)
+        self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
+        self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
+        self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
+        self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
+        self._fixture_reach: dict[int, frozenset[int]] = {}
+        self._class_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_class_reach`
+        self._below_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_hierarchy_reach`
+        self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
+        self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
+        self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
+        self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
+        self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
+        self._metaclasses: dict[int, bool] = {}  # class → whether it derives from `type`
+        self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
+        self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
+        self._class_family: dict[tuple[int, int], bool] = {}
+        self._modules: dict[int, int | None] = {}
+        self._test_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+        self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
+        self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
+        self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
+        self._refs_roots: dict[int, dict[str, list[tuple[int, str, str, str, int]]]] = {}
+        self._rooted: dict[tuple[int, str], list[tuple[int, str, str, str, int]]] = {}  # :meth:`_refs_rooted`
+        self._bindings: dict[int, frozenset[str]] = {}
+        self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
+
+    # nodes and edges
+
+    def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
+        """Nodes by id (missing ids are left out)."""
+        ids = list(ids)
+        cache = self._nodes
+        want = {i for i in ids if i not in cache} - self._absent
+        if want:
+            self._load_nodes(want)
+        return {i: cache[i] for i in ids if i in cache}
+
+    def _load_nodes(self, want: set[int]) -> None:
+        cache = self._nodes
+        for chunk in chunks(sorted(want)):
+            for n in map(as_node, self.conn.execute(f"{NODE_SQL} WHERE s.id IN ({_in(chunk)})", chunk)):
+                cache[n.id] = n
+        self._absent.update(i for i in want if i not in cache)
+
+    def node(self, sid: int) -> Node:
+        return self.nodes([sid])[sid]
+
+    def file_nodes(self, path: str) -> list[Node]:
+        """Every symbol of a file, in source order."""
+        rows = self.conn.execute(f"{NODE_SQL} WHERE f.path = ? ORDER BY s.start_line, s.id", (path,)).fetchall()
+        out = [as_node(r) for r in rows]
+        for n in out:
+            self._nodes.setdefault(n.id, n)
+        return out
+
+    def incoming(self, ids: Iterable[int]) -> dict[int, list[EdgeIn]]:
+        """Edges into each of ``ids`` (``src → id``), self-loops left out."""
+        ids = list(ids)
+        cache = self._incoming
+        want = sorted({i for i in ids if i not in cache})
+        if want:
+            for i in want:
+                cache[i] = []
+            for chunk in chunks(want):
+                # the index on dst_id yields (dst_id, id) in order: no sort, and one list per destination
+                rows = self.conn.execute(
+                    f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                    " ORDER BY dst_id, id",
+                    chunk,
+                )
+                for dst, edges in groupby(map(_edge, rows), _DST):
+                    cache[dst] = list(edges)
+        return {i: cache[i] for i in ids}
+
+    # definitions of the same name
+
+    def aliases(self, node: Node) -> list[int]:
+        """Other definitions of the same qualname in the same file (``f``, ``f#2``: ``typing.overload``
+        stubs, conditional definitions): the resolver binds calls to the first one only."""
+        if node.kind not in FUNCTION_KINDS:
+            return []
+        groups = self._aliases.get(node.file_id)
+        if groups is None:
+            self._load_aliases([node.file_id])
+            groups = self._aliases[node.file_id]
+        if not groups:
+            return []
+        group = groups.get(node.qualname.split("#", 1)[0], [])
+        return [i for i in group if i != node.id]
+
+    def _load_aliases(self, file_ids: Iterable[int]) -> None:
+        want = sorted({f for f in file_ids if f not in self._aliases})
+        for f in want:
+            self._aliases[f] = {}
+        bases: set[str] = set()
+        for chunk in chunks(want):
+            for sid, fid, qualname in self.conn.execute(
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)}) AND instr(qualname, '#') > 0"
+                " ORDER BY file_id, qualname, id",
+                chunk,
+            ):
+                base = qualname.split("#", 1)[0]
+                self._aliases[fid].setdefault(base, []).append(sid)
+                bases.add(base)
+        with_groups = [f for f in want if self._aliases[f]]
+        if not with_groups:
+            return
+        names = sorted(bases)
+        for chunk in chunks(with_groups):
+            for sid, fid, qualname in self.conn.execute(
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)})"
+                f" AND qualname IN ({_in(names)})",
+                [*chunk, *names],
+            ):
+                group = self._aliases[fid].get(qualname)
+                if group is not None:
+                    group.insert(0, sid)
+
+    def callers_of(self, node: Node, incoming: dict[int, list[EdgeIn]]) -> list[EdgeIn]:
+        """Edges into ``node`` and into its aliases (as edges into ``node``)."""
+        edges = list(incoming.get(node.id, ()))
+        others = self.aliases(node)
+        if others:
+            # a property's setter stands for its getter's readers (who sets it mostly reads it too), but not for a
+            # scope that reads every property by a name made elsewhere (`getattr(self, option)`: a guess)
+            setter = any(d.endswith((".setter", ".deleter")) for d in node.decorators)
+            for e in (e for edges_in in self.incoming(others).values() for e in edges_in):
+                if e.src != node.id and not (setter and e.resolution == "getattr"):
+                    edges.append(e._replace(dst=node.id))
+        return edges
+
+    # classes
+
+    def bases(self, class_id: int) -> list[int]:
+        """In-repo base classes (direct)."""
+        if class_id not in self._bases:
+            self._load_inherit([class_id], "bases")
+        return self._bases[class_id]
+
+    def subclasses(self, class_id: int) -> list[int]:
+        """In-repo direct subclasses."""
+        if class_id not in self._subclasses:
+            self._load_inherit([class_id], "subclasses")
+        return self._subclasses[class_id]
+
+    def _load_inherit(self, ids: Iterable[int], which: str) -> None:
+        cache = self._bases if which == "bases" else self._subclasses
+        want = sorted({i for i in ids if i not in cache})
+        if not want:
+            return
+        for i in want:
+            cache[i] = []
+        sql = (
+            "SELECT src_id, dst_id FROM edges WHERE src_id IN ({}) AND kind='inherit' ORDER BY line, id"
+            if which == "bases"
+            else "SELECT dst_id, src_id FROM edges WHERE dst_id IN ({}) AND kind='inherit' ORDER BY src_id"
+        )
+        for chunk in chunks(want):
+            for key, value in self.conn.execute(sql.format(_in(chunk)), chunk):
+                cache[key].append(value)
+
+    def classes_called_at(self, scope: int, line: int) -> set[int]:
+        """The classes ``scope`` calls (constructs) at ``line``."""
+        kinds = sorted(CLASS_KINDS)
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ? AND e.line = ?"
+                f" AND e.kind = 'call' AND s.kind IN ({_in(kinds)})",
+                (scope, line, *kinds),
+            )
+        }
+
+    def family(self, classes: Iterable[int]) -> set[int]:
+        """The classes an instance of one of ``classes`` may also be an instance of, or be seen as: each class, its
+        in-repo bases and its subclasses."""
+        out: set[int] = set()
+        for c in classes:
+            out.add(c)
+            out.update(self._transitive(c, "bases"))
+            out.update(self._transitive(c, "subclasses"))
+        return out
+
+    def _transitive(self, start: int, which: str) -> list[int]:
+        """Transitive bases or subclasses, nearest first."""
+        key = (start, which)
+        found = self._closure.get(key)
+        if found is None:
+            cache = self._bases if which == "bases" else self._subclasses
+            # a walk level has usually loaded the hierarchy already (prefetch): load only what is missing
+            if start not in cache:
+                self.prefetch_closure([start], which)
+            seen: dict[int, None] = {}  # ordered: nearest first
+            queue = deque(cache[start])
+            while queue:
+                c = queue.popleft()
+                if c in seen or c == start:
+                    continue
+                seen[c] = None
+                step = cache.get(c)
+                if step is None:
+                    self.prefetch_closure([c], which)
+                    step = cache[c]
+                queue.extend(step)
+            found = self._closure[key] = list(seen)
+        return found
+
+    def _subclasses_first(self, start: int, limit: int) -> list[int]:
+        """``_transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
+        hundreds of classes extend: the same breadth-first order, expanding a class only when the classes
+        already known do not make ``limit`` (a level of expansions is one query)."""
+        if (start, "subclasses") in self._closure:
+            return self._closure[(start, "subclasses")][:limit]
+        seen: dict[int, None] = {}
+        queue = deque(self.subclasses(start))
+        pending: list[int] = []  # found, not expanded yet: their subclasses come after everything queued
+        while len(seen) < limit:
+            if not queue:
+                if not pending:
+                    break
+                self._load_inherit(pending, "subclasses")
+                for c in pending:
+                    queue.extend(self._subclasses[c])
+                pending = []
+                continue
+            c = queue.popleft()
+            if c in seen or c == start:
+                continue
+            seen[c] = None
+            pending.append(c)
+        return list(seen)
+
+    def prefetch_closure(self, starts: Iterable[int], which: str) -> None:
+        """Load the transitive bases or subclasses of ``starts``: one query per level of the hierarchy."""
+        cache = self._bases if which == "bases" else self._subclasses
+        seen: set[int] = set()
+        frontier = {s for s in starts if (s, which) not in self._closure}  # a known closure is loaded already
+        while frontier:
+            self._load_inherit(frontier, which)
+            seen |= frontier
+            frontier = {c for f in frontier for c in cache[f]} - seen
+
+    def children(self, sid: int) -> list[Node]:
+        """Definitions directly inside a symbol."""
+        if sid not in self._children:
+            self._load_children([sid])
+        return self._children[sid]
+
+    def _load_children(self, ids: Iterable[int]) -> None:
+        want = sorted({i for i in ids if i not in self._children})
+        for i in want:
+            self._children[i] = []
+        for chunk in chunks(want):
+            for n in map(
+                as_node,
+                self.conn.execute(
+                    f"{NODE_SQL} WHERE s.parent_id IN ({_in(chunk)}) ORDER BY s.start_line, s.id", chunk
+                ),
+            ):
+                self._children[n.parent_id].append(n)  # type: ignore[index]
+                self._nodes.setdefault(n.id, n)
+
+    def _methods_of(self, class_ids: Sequence[int]) -> list[dict[str, list[Node]]]:
+        """For each class, its methods by name (source order)."""
+        missing = [c for c in class_ids if c not in self._methods]
+        if missing:
+            self._load_children(missing)
+            for c in missing:
+                by_name: dict[str, list[Node]] = {}
+                for m in self._children[c]:
+                    if m.kind == "method":
+                        by_name.setdefault(m.name, []).append(m)
+                self._methods[c] = by_name
+        return [self._methods[c] for c in class_ids]
+
+    def base_methods(self, method: Node) -> list[Node]:
+        """Same-name methods of the (transitive) base classes: calls to them may dispatch to ``method``."""
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        names = self._names_above.get(method.parent_id)
+        if names is None:  # the method names of every base class, to answer most methods without a loop
+            above = self._methods_of(self._transitive(method.parent_id, "bases"))
+            names = self._names_above[method.parent_id] = frozenset(n for by_name in above for n in by_name)
+        if method.name not in names:
+            return []
+        out: list[Node] = []
+        for by_name in self._methods_of(self._transitive(method.parent_id, "bases")):
+            out.extend(by_name.get(method.name, ()))
+        return out
+
+    def overriding_methods(self, method: Node) -> list[Node]:
+        """Same-name methods of the (transitive) subclasses."""
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        classes = self._transitive(method.parent_id, "subclasses")
+        if not classes:
+            return []
+        out: list[Node] = []
+        for by_name in self._methods_of(classes):
+            out.extend(by_name.get(method.name, ()))
+        return out
+
+    # what scopes use: the receiver guess
+
+    def receiver_guesses(self, method: Node) -> list[EdgeIn]:
+        """Scopes that call ``x.<name>()`` on an unknown receiver and also use the method's class (or a
+        subclass, or get one from a fixture): likely callers the resolver could not pin down."""
+        if method.id not in self._guesses:
+            self._guesses[method.id] = self._receiver_guesses(method)
+        return self._guesses[method.id]
+
+    def class_family(self, method: Node) -> frozenset[int]:
+        """The method's class, its subclasses and their ``__init__``: what a scope calls or names when it
+        makes or names an object that has the method (empty for a function)."""
+        if method.kind != "method" or method.parent_id is None:
+            return frozenset()
+        if method.parent_id not in self._families:
+            # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
+            classes = [method.parent_id, *self._subclasses_first(method.parent_id, RECEIVER_GUESS_MAX_CLASSES)]
+            self._load_children(classes)
+            ids = set(classes)
+            for cls in classes:
+                ids.update(c.id for c in self._children[cls] if c.name == "__init__")
+            self._families[method.parent_id] = frozenset(ids)
+        return self._families[method.parent_id]
+
+    def _load_fixtures(self, scopes: Iterable[int]) -> None:
+        """The fixtures each scope takes (its ``fixture`` edges), fixtures of fixtures included."""
+        frontier = {s for s in scopes if s not in self._fixtures}
+        while frontier:  # one query per level
+            want = sorted(frontier)
+            for s in want:
+                self._fixtures[s] = []
+            for chunk in chunks(want, 900):
+                for src, dst in self.conn.execute(
+                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='fixture'", chunk
+                ):
+                    self._fixtures[src].append(dst)
+            frontier = {f for s in want for f in self._fixtures[s] if f not in self._fixtures}
+
+    def _with_fixtures(self, scope: int) -> frozenset[int]:
+        """The scope and every fixture it takes, directly or through other fixtures."""
+        found = self._fixture_reach.get(scope)
+        if found is None:
+            if scope not in self._fixtures:
+                self._load_fixtures([scope])
+            seen = {scope}
+            todo = [scope]
+            while todo:  # pytest refuses fixture cycles; stop at one anyway
+                for f in self._fixtures[todo.pop()]:
+                    if f not in seen:
+                        seen.add(f)
+                        todo.append(f)
+            found = self._fixture_reach[scope] = frozenset(seen)
+        return found
+
+    def family_users(self, method: Node, scopes: Iterable[int]) -> set[int]:
+        """The scopes that build or name the method's class or a subclass (:meth:`class_family`): an edge
+        to one, or a call of a function that calls one that is a class or a constructor (factories: ``bar =
+        progressbar(...)`` builds a ProgressBar), from the scope itself or from a fixture it takes (fixtures
+        of fixtures too: a test gets its objects from its fixtures)."""
+        family = self.class_family(method)
+        if not family:
+            return set()
+        answers = self._family_users.setdefault(method.parent_id, {})  # type: ignore[arg-type]
+        scopes = set(scopes)
+        new = [s for s in scopes if s not in answers]
+        if new:
+            self._load_fixtures(new)
+            reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
+            hits = self._family_hits_among(method, set().union(*reach))  # set algebra: thousands of scopes per level
+            for s, xs in zip(new, reach):
+                answers[s] = not hits.isdisjoint(xs)
+        return {s for s in scopes if answers[s]}
+
+    def _family_hits_among(self, method: Node, scopes: set[int]) -> set[int]:
+        """The family hits of the method's class known so far, with every one among ``scopes`` (their own edges, no
+        fixtures): :meth:`_family_edges_from` for the scopes not looked at yet, or for every scope at once when
+        they are many (one pass over the family's edges)."""
+        family = self.class_family(method)
+        checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
+        todo = scopes - checked
+        if todo and method.parent_id not in self._family_complete:
+            if len(todo) > FAMILY_SCAN_SCOPES:
+                hits |= self._family_edges_from(family, None)
+                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
+            else:
+                hits |= self._family_edges_from(family, sorted(todo))
+                checked |= todo
+        return hits
+
+    def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int] | None) -> set[int]:
+        """The scopes (of ``scopes``; None: any) with an edge to a member of ``family``, or a call (confidence
+        at least :data:`FACTORY_MIN_CONFIDENCE`) of a function with such a call of a member that is a class
+        or a constructor. The database does the filtering: the edges themselves are never loaded."""
+        members = sorted(family)
+        nodes = self.nodes(members)
+        made = [m for m in members if m in nodes and (nodes[m].kind in CLASS_KINDS or nodes[m].name in CONSTRUCTORS)]
+        hit: set[int] = set()
+        members, made = list(_padded(members)), list(_padded(made))
+        for chunk in [None] if scopes is None else chunks(scopes):
+            among = "" if chunk is None else f" AND src_id IN ({_in(chunk)})"
+            hit.update(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(members)}){among}",
+                    [*members, *(chunk or ())],
+                )
+            )
+            if made:
+                hit.update(
+                    r[0]
+                    for r in self.conn.execute(
+                        "SELECT DISTINCT e1.src_id FROM edges e2 JOIN edges e1 ON e1.dst_id = e2.src_id"
+                        f" WHERE e2.dst_id IN ({_in(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
+                        f" AND e1.kind = 'call' AND e1.confidence >= ?{among.replace('src_id', 'e1.src_id')}",
+                        [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *(chunk or ())],
+                    )
+                )
+        return hit
+
+    def uses_class_of(self, scope: int, method: Node) -> bool:
+        """Whether ``scope`` (or a fixture it takes, or, for a method, its class) builds or names the
+        method's class or a subclass: an ``x.<name>()`` there whose receiver the resolver could not
+        type is then likely this method."""
+        if not self.class_family(method):
+            return False
+        known = self._family_users.get(method.parent_id)  # type: ignore[arg-type]
+        if known is not None and known.get(scope):
+            return True
+        if (known is None or scope not in known) and self.family_users(method, [scope]):
+            return True
+        node = self.nodes([scope]).get(scope)
+        if node is None:
+            return False
+        if node.kind != "method" or node.parent_id is None:
+            return self._wired(node.id, method)
+        return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
+
+    def _method_to_be(self, fn: Node, method: Node) -> bool:
+        """Whether ``fn`` is a function written to become a method of a class of its own file that has the
+        method: its first parameter is ``self`` and its file defines the method's class or a subclass (a test
+        maker's ``def test(self): self.check(...)``, attached with ``setattr(SpecTestCase, name, make(...))``)."""
+        if fn.kind not in FUNCTION_KINDS or fn.params[:1] != ("self",):
+            return False
+        classes = self.nodes(self.class_family(method))
+        return any(c.file_id == fn.file_id and c.kind in CLASS_KINDS for c in classes.values())
+
+    def _wired(self, owner: int, method: Node) -> bool:
+        """Whether a scope outside the tests that builds or names the method's class also uses ``owner`` (a
+        class: itself or one of its methods; else a function) through a sure enough edge: a builder that
+        puts instances of the one into the other (``stack.enable_grouping(); stack.stmtprocess.append(ReindentFilter())``
+        for ``for f in self.stmtprocess: f.process(stmt)`` in ``FilterStack.run``)."""
+        key = (owner, method.parent_id or 0)
+        found = self._wired_cache.get(key)
+        if found is None:
+            node = self.nodes([owner]).get(owner)
+            members = [owner]
+            if node is not None and node.kind in CLASS_KINDS:
+                members += [c.id for c in self.children(owner) if c.kind in FUNCTION_KINDS]
+            found = False
+            # a nested function's receiver may be a parameter of a function around it, which that function's callers
+            # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
+            # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
+            # whose nested `decorator` calls `cached`)
+            hops = 2 if node is not None and self._makers(node) else 1
+            for hop in range(hops):
+                members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
+                taken = set(members)
+                users = self._confident_users(members) - taken
+                if self._project_builders(method, users):
+                    found = True
+                    break
+                if hop + 1 < hops:
+                    members = sorted(users | taken)
+            self._wired_cache[key] = found
+        return found
+
+    def _project_builders(self, method: Node, scopes: set[int]) -> list[int]:
+        """The scopes of ``scopes`` that build or name the method's class family (:meth:`_family_hits_among`) in code
+        of the project: a test that uses both classes is a user, not a builder. A check asks about the few users of
+        its members, never about every builder of a family (thousands for a django model field) and what they use."""
+        hits = self._family_hits_among(method, scopes)
+        return [s for s, n in self.nodes(hits.intersection(scopes)).items() if not n.in_test_file]
+
+    def _makers(self, node: Node) -> list[Node]:
+        """The functions a function is nested in, innermost first."""
+        out: list[Node] = []
+        while node.kind in FUNCTION_KINDS and node.parent_id is not None:
+            parent = self.nodes([node.parent_id]).get(node.parent_id)
+            if parent is None or parent.kind not in FUNCTION_KINDS:
+                break
+            out.append(parent)
+            node = parent
+        return out
+
+    def runs_on_import(self, node: Node) -> bool:
+        """Whether the body of a class runs when its module is imported: no function encloses it (a class a
+        test function defines runs with that test only)."""
+        while node.parent_id is not None:
+            parent = self.nodes([node.parent_id]).get(node.parent_id)
+            if parent is None or parent.kind in FUNCTION_KINDS:
+                return False
+            node = parent
+        return True
+
+    def _confident_users(self, ids: Sequence[int]) -> set[int]:
+        """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids`` (kept per
+        node: the same classes and their methods come up for every class family a level checks)."""
+        self._load_users(ids)
+        return set().union(*(self._users[i] for i in ids))
+
+    def _load_users(self, ids: Iterable[int]) -> None:
+        # from the edges the walk loaded already, else the sources alone (half the members a builder check asks
+        # about never come up in the walk: a class's methods); a self-loop (left out) would add a node to itself
+        missing = sorted({i for i in ids if i not in self._users})
+        want = []
+        for i in missing:
+            edges = self._incoming.get(i)
+            if edges is None:
+                want.append(i)
+                self._users[i] = set()
+            else:
+                self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
+        for chunk in chunks(want):
+            for dst, src in self.conn.execute(
+                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                " AND confidence >= ?",
+                [*chunk, FACTORY_MIN_CONFIDENCE],
+            ):
+                self._users[dst].add(src)
+
+    def _class_uses_family(self, class_id: int, method: Node) -> bool:
+        """Whether a class body or one of its own methods builds or names the method's class (``signer =
+        Signer`` in the body tells what ``signer.unsign()`` in a method means)."""
+        key = (class_id, method.parent_id or 0)
+        if key not in self._class_family:
+            members = [class_id, *(c.id for c in self.children(class_id) if c.kind in FUNCTION_KINDS)]
+            self._class_family[key] = bool(self.family_users(method, members))
+        return self._class_family[key]
+
+    def prefetch_receiver_checks(self, checks: dict[int, set[int]]) -> None:
+        """Answer, in a few queries, what :meth:`uses_class_of` will be asked for ``{method id: scopes}``."""
+        methods = self.nodes(checks)
+        self._load_inherit(
+            {
+                m.parent_id
+                for m in methods.values()
+                if m.kind == "method" and m.parent_id is not None and m.parent_id not in self._families
+            },
+            "subclasses",
+        )
+        scope_nodes = self.nodes({s for ss in checks.values() for s in ss})
+        self._load_fixtures(scope_nodes)
+        by_family: dict[int, tuple[Node, set[int]]] = {}
+        for mid, scopes in checks.items():
+            method = methods.get(mid)
+            if method is not None and self.class_family(method):
+                by_family.setdefault(method.parent_id, (method, set()))[1].update(scopes)  # type: ignore[arg-type]
+        for method, scopes in by_family.values():
+            users = self.family_users(method, scopes)
+            owners = (scope_nodes.get(s) for s in scopes - users)
+            self._prefetch_class_family(
+                {n.parent_id for n in owners if n is not None and n.kind == "method" and n.parent_id is not None},
+                method,
+            )
+
+    def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
+        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
+            return []
+        # not the calls on an object the resolver knows is a library's (unresolved as external)
+        outside = (
+            " AND NOT EXISTS (SELECT 1 FROM unresolved u WHERE u.file_id = r.file_id AND u.ref_id = r.id"
+            " AND u.reason = 'external')"
+        )
+        (count,) = self.conn.execute(
+            "SELECT count(*) FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''" + outside,
+            (method.name,),
+        ).fetchone()
+        if count == 0 or count > RECEIVER_GUESS_MAX_REFS:
+            return []
+        # not the sites the resolver pinned to this very method (h2's `H2StreamStateMachine.recv_alt_svc` named in a
+        # module-level table: a reference of the method, no call on an unknown object)
+        pinned = {(r[0], r[1]) for r in self.conn.execute("SELECT src_id, line FROM edges WHERE dst_id=?", (method.id,))}
+        sites: dict[int, int] = {}
+        for scope, line, receiver in self.conn.execute(
+            "SELECT scope_id, line, receiver FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''"
+            + outside,
+            (method.name,),
+        ):
+            if receiver not in ("self", "cls") and not receiver.startswith("super") and (scope, line) not in pinned:
+                sites.setdefault(scope, line)
+        if not sites:
+            return []
+        users = self.family_users(method, sites)
+        return [
+            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
+            for s in sorted(users)
+            if s != method.id
+        ]
+
+    def self_callers(self, method: Node) -> list[EdgeIn]:
+        """``self.m()`` in functions written to become methods of a class of their file that has the method
+        (:meth:`_method_to_be`: a test maker's ``def test(self): self.check(...)``), at any depth of the walk: the
+        resolver leaves them to a name match, and nothing else says whose ``self`` it is."""
+        if method.kind != "method" or method.parent_id is None:
+            return []
+        if self._self_sites is None:
+            self._self_sites = {}
+            # the few such functions first, then their files' references (no scan of every reference)
+            made = self.conn.execute(
+                "SELECT id, file_id FROM symbols WHERE kind = 'function' AND params LIKE '[\"self\"%'"
+            ).fetchall()
+            ids = {sid for sid, _ in made}
+            for chunk in chunks(sorted({fid for _, fid in made})):
+                for scope, name, line in self.conn.execute(
+                    f"SELECT scope_id, name, min(line) FROM refs WHERE file_id IN ({_in(chunk)})"
+                    " AND kind IN ('call','attr') AND receiver = 'self' GROUP BY scope_id, name",
+                    chunk,
+                ):
+                    if scope in ids:
+                        self._self_sites.setdefault(name, []).append((scope, line))
+        sites = self._self_sites.get(method.name)
+        if not sites:
+            return []
+        fns = self.nodes(s for s, _ in sites)
+        return [
+            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", line)
+            for s, line in sites
+            if s in fns and s != method.id and self._method_to_be(fns[s], method)
+        ]
+
+    # modules
+
+    def module_symbol(self, file_id: int) -> int | None:
+        """The module symbol of a file."""
+        if file_id not in self._modules:
+            row = self.conn.execute(
+                "SELECT id FROM symbols WHERE file_id=? AND kind='module' ORDER BY id LIMIT 1", (file_id,)
+            ).fetchone()
+            self._modules[file_id] = row[0] if row else None
+        return self._modules[file_id]
+
+    def file_importers(self, module: Node) -> list[EdgeIn]:
+        """Import edges into any symbol of the module's file, as edges into the module: importing any name
+        of a module runs its body. A package's ``__init__.py`` runs before any of its modules, so importing
+        anything below the package runs it too."""
+        package = _package_dir(module)
+        if package is None:
+            self.prefetch_file_importers([module])
+            rows: Iterable[tuple[int, int]] = self._importers[module.file_id]
+        else:
+            # the files first (CROSS JOIN keeps that order), then their import edges: left to itself, SQLite
+            # reads every edge into those files (edges_dst_file), ten times the work for a top package
+            rows = self.conn.execute(
+                "SELECT DISTINCT e.src_id, e.line FROM files f CROSS JOIN edges e INDEXED BY edges_import"
+                " ON e.dst_file_id=f.id"
+                " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line",
+                (escape_like(package) + "%", module.file_id),
+            )
+        return [EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in rows]
+
+    def prefetch_file_importers(self, modules: Iterable[Node]) -> None:
+        """Load the import edges into the files of many modules (not packages: :meth:`file_importers`) at once."""
+        want = sorted({m.file_id for m in modules if m.file_id not in self._importers and _package_dir(m) is None})
+        for f in want:
+            self._importers[f] = []
+        for chunk in chunks(want):
+            for f, src, line in self.conn.execute(
+                "SELECT DISTINCT dst_file_id, src_id, line FROM edges"
+                f" WHERE dst_file_id IN ({_in(chunk)}) AND kind='import' AND file_id != dst_file_id"
+                " ORDER BY dst_file_id, src_id, line",
+                chunk,
+            ):
+                self._importers[f].append((src, line))
+
+    def table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a function the module body names (``edge``) without calling it: the scopes that read the
+        module-level variables the naming statements store it in (``FORMATS = {"pipe": Format(line=fn)}``;
+        ``FORMATS.get(name)`` in a function of the module, or of a module importing ``FORMATS``, also under an
+        alias or through a re-export), as edges into ``fn``. None when some statement does something else
+        with it (``register(fn)``, ``obj.attr = fn``, a module body reading the table): what runs it is not
+        known, and the caller takes the module's importers; likewise when the module names ``fn`` under
+        another name (an import alias) or names something else that leads to it (its class, for a special
+        method run on the class's instances: who makes them is not who reads the table)."""
+        key = (module.id, fn.id, 0, edge.confidence)
+        if key not in self._table_readers:
+            self._table_readers[key] = self._find_table_readers(module, fn, edge)
+        return self._table_readers[key]
+
+    def _find_table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        holds = [
+            r
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "holds" and r[2].rpartition(".")[2] == fn.name
+        ]
+        if not holds or any(not r[3] for r in holds):
+            return None
+        return self._readers_of(module, fn, [r[3] for r in holds], edge.confidence)
+
+    def instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a method Python runs on instances later (``__call__``, a framework hook: Graph.constructed_via
+        gives the construction as its caller) and an instance the module body makes: the readers of the
+        variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
+        ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
+        key = (module.id, method.id, edge.line, edge.confidence)  # one instance per construction
+        if key not in self._table_readers:
+            self._table_readers[key] = self._find_instance_readers(module, method, edge)
+        return self._table_readers[key]
+
+    def _find_instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        if method.kind != "method" or method.parent_id is None or method.name in CONSTRUCTORS:
+            return None
+        classes = {method.parent_id, *self._transitive(method.parent_id, "subclasses")}
+        made = self._stored_instances(module, edge.line, {n.name for n in self.nodes(classes).values()})
+        if not made or any("." in name or "[" in name for name in made):
+            return None
+        return self._readers_of(module, method, made, edge.confidence)
+
+    def _stored_instances(self, module: Node, line: int, class_names: set[str]) -> list[str]:
+        """The module-level variables the module body assigns, at ``line``, a call of a class named in
+        ``class_names`` (``validate_email = EmailValidator()``; ``x.y`` or ``T[k]`` targets as written)."""
+        return [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[1] == "assign" and r[4] == line and r[3].rpartition(".")[2] in class_names
+        ]
+
+    def _readers_of(self, module: Node, fn: Node, variables: list[str], confidence: float) -> list[EdgeIn] | None:
+        """The scopes reading module-level ``variables`` of ``module`` (see :meth:`table_readers`) as edges into
+        ``fn``; None when the module body itself uses one of them, or when a scope no import explains reads
+        one by its name as an attribute."""
+        todo = deque((module.file_id, module.id, v) for v in variables)
+        seen: set[tuple[int, str]] = set()
+        readers: dict[int, int] = {}  # scope → line of its first read
+        guessed: dict[int, int] = {}  # the same for reads by attribute name only
+        asked: set[str] = set()
+        modules: set[int] = set()  # the modules whose bodies were looked at
+        while todo:
+            fid, mid, variable = todo.popleft()
+            if (fid, variable) in seen:
+                continue
+            seen.add((fid, variable))
+            reads = [r for r in self._refs_rooted(fid, _root(variable)) if _reads_variable(variable, r)]
+            at_import = [r for r in reads if r[0] == mid]
+            stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
+            for scope, kind, name, receiver, line in at_import:
+                if kind == "holds":  # `ALL = [FORMATS, ...]`: another variable holds what this one does
+                    if not receiver:
+                        return None
+                    todo.append((fid, mid, receiver))
+                elif kind in ("assign", "alias") and receiver:  # `DEFAULTS = FORMATS.copy()`, `DEFAULTS = FORMATS`
+                    if "." in name:
+                        return None
+                    todo.append((fid, mid, name))
+                elif kind == "call" and (_table_access(variable, receiver, name) in _TABLE_KEEPING or line in stored_lines):
+                    continue  # `sorted(FORMATS.keys())`, `FILTERS.update(...)`, `DEFAULTS = FORMATS.copy()`
+                elif kind not in ("ref", "attr", "type"):  # the module body uses the table: it may call fn
+                    return None
+            for r in reads:
+                if r[0] != mid and r[0] != fn.id:
+                    readers.setdefault(r[0], r[4])
+            if "." in variable:
+                continue  # `mod.FORMATS` in an importer: no name other modules import
+            for scope, importer, line, imported in self._importers_of(fid, self.node(mid).name, variable):
+                importer_module = self.module_symbol(importer)
+                if scope != importer_module:  # an import inside a function: that function reads it
+                    readers.setdefault(scope, line)
+                elif importer_module is not None:
+                    todo.append((importer, importer_module, imported))
+            modules.add(mid)
+            if variable not in asked:
+                asked.add(variable)
+                guessed.update(self._attribute_readers(variable, fn.id))
+        if any(scope not in readers and scope not in modules for scope in guessed):
+            # the name is read as an attribute of an object of unknown type where no import explains it: a
+            # module object got by its dotted name (`getattr(urlconf_module, "urlpatterns")`, django's URL
+            # resolver), or a namesake. Those readers hand the table on (`reverse()` reads urlpatterns too):
+            # followed, they took django's set_cookie from 312 tests to 6,614; the module's importers stay
+            return None
+        return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
+
+    def _attribute_readers(self, variable: str, exclude: int) -> dict[int, int]:
+        """Scopes reading ``obj.variable`` (or calling it), with a line, where ``obj`` is not a dotted name an
+        import of the file binds (``uuid.UUID`` is another module's; an import of this one is followed as such)."""
+        out: dict[int, int] = {}
+        for scope, line, receiver, file_id in self.conn.execute(
+            "SELECT scope_id, line, receiver, file_id FROM refs"
+            " WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
+            (variable,),
+        ):
+            bound = all(p.isidentifier() for p in receiver.split(".")) and (
+                receiver.partition(".")[0] in self._import_bindings(file_id)
+            )
+            # (`self.V` is an instance's or a class's own: h2's H2ConnectionStateMachine reads its class's `_transitions`,
+            # no module's table of that name)
+            if scope != exclude and not bound and receiver not in ("self", "cls"):  # `importlib.import_module(conf).V`
+                out.setdefault(scope, line)
+        return out
+
+    def _import_bindings(self, file_id: int) -> frozenset[str]:
+        """The names a file's imports bind (in any scope)."""
+        if file_id not in self._bindings:
+            self._bindings[file_id] = frozenset(
+                r[1] or (r[0] if r[0] and r[0] != "*" else r[2].partition(".")[0])
+                for r in self.conn.execute("SELECT name, alias, module FROM imports WHERE file_id=?", (file_id,))
+            )
+        return self._bindings[file_id]
+
+    def _refs_by_root(self, file_id: int) -> dict[str, list[tuple[int, str, str, str, int]]]:
+        """A file's references (:meth:`_refs_of`) by the name :func:`_reads_variable` looks at first: a
+        table's readers are found among the few that start with its name, not all of a big module's."""
+        found = self._refs_roots.get(file_id)
+        if found is None:
+            found = self._refs_roots[file_id] = {}
+            for r in self._refs_of(file_id):
+                _scope, kind, name, receiver, _line = r
+                text = receiver if kind in ("assign", "alias") or (kind != "holds" and receiver) else name
+                found.setdefault(_root(text), []).append(r)
+        return found
+
+    def _refs_rooted(self, file_id: int, root: str) -> list[tuple[int, str, str, str, int]]:
+        """``_refs_by_root(file_id).get(root, [])``, without loading the file's other references: the importers of
+        a table are a thousand files for a django module, whose references are read for one name each."""
+        by_root = self._refs_roots.get(file_id)
+        if by_root is not None:
+            return by_root.get(root, [])
+        found = self._rooted.get((file_id, root))
+        if found is None:
+            # the text :meth:`_refs_by_root` takes the root of, compared with the root and the character after it
+            text = "CASE WHEN kind IN ('assign', 'alias') OR (kind != 'holds' AND receiver != '') THEN receiver ELSE name END"
+            found = self._rooted[(file_id, root)] = [
+                (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(
+                    f"SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? AND substr({text}, 1, ?) = ?"
+                    f" AND (length({text}) = ? OR substr({text}, ?, 1) IN ('.', '[', '(')) ORDER BY id",
+                    (file_id, len(root), root, len(root), len(root) + 1),
+                )
+            ]
+        return found
+
+    def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
+        """(scope, kind, name, receiver, line) of a file's references."""
+        if file_id not in self._file_refs:
+            self._file_refs[file_id] = [
+                (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(
+                    "SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (file_id,)
+                )
+            ]
+        return self._file_refs[file_id]
+
+    def has_files_under(self, testpath: str) -> bool:
+        """Whether the index holds a file below a pytest ``testpaths`` entry (a folder, or a glob pattern of them)."""
+        from .pytest_settings import under_testpath
+
+        if not any(c in testpath for c in "*?["):  # a folder (or a file): one look-up by prefix, no scan of every path
+            prefix = testpath + "/"
+            row = self.conn.execute(
+                "SELECT 1 FROM files WHERE path = ? OR substr(path, 1, ?) = ? LIMIT 1", (testpath, len(prefix), prefix)
+            ).fetchone()
+            return row is not None
+        return any(under_testpath(r[0], testpath) for r in self.conn.execute("SELECT path FROM files"))
+
+    def makes_tests_at(self, module: Node, line: int) -> bool:
+        """Whether the module body makes what it computes at ``line`` a test: an attribute a ``setattr`` call sets
+        (starting up to a few lines above: its arguments may span lines) or a variable named like a test."""
+        return any(
+            r[0] == module.id
+            and (
+                (r[1] == "call" and r[2] == "setattr" and line - _SETATTR_SPAN <= r[4] <= line)
+                or (r[1] in ("assign", "alias") and r[4] == line and r[2].startswith("test"))
+            )
+            for r in self._refs_of(module.file_id)
+        )
+
+    def kept_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
+        """For a call ``edge`` of the module body whose result only holds ``fn`` (walk_tests' "held"): the scopes that
+        read the module-level variables the body keeps it in (``_default_decoder = HjsonDecoder(...)``, read by
+        ``loads``), as edges into ``fn``; None when it keeps it in none, or when they are not all known
+        (:meth:`_readers_of`): the module's importers then stand for its users."""
+        variables = [
+            r[2]
+            for r in self._refs_of(module.file_id)
+            if r[0] == module.id and r[4] == edge.line and r[1] in ("assign", "alias") and r[2].isidentifier()
+        ]
+        return self._readers_of(module, fn, variables, edge.confidence) if variables else None
+
+    def _importers_of(self, file_id: int, module_name: str, variable: str) -> list[tuple[int, int, int, str]]:
+        """Imports of a module-level ``variable`` of a file: (scope, file, line, the name or dotted expression the
+        importer reads it by: ``V``, ``ALIAS``, ``mod.V``). An import is the module's when an import edge of its
+        line goes into the file, or when it names the module's last component: the resolver sends a re-exported
+        name (``from .defaults import DEFAULT_FILTERS``) to where it is defined, not through the module."""
+        stem = module_name.rpartition(".")[2]  # a module symbol's name is its dotted module name
+        path = self.conn.execute("SELECT path FROM files WHERE id=?", (file_id,)).fetchone()
+        package = path is not None and posixpath.basename(path[0]) == "__init__.py"
+        lines = {
+            (r[0], r[1])  # plain tuples: the store's connection makes sqlite3.Row objects
+            for r in self.conn.execute(
+                "SELECT DISTINCT file_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?",
+                (file_id, file_id),
+            )
+        }
+        rows = self.conn.execute(
+            "SELECT scope_id, file_id, line, module, module_tail, name, alias FROM imports"
+            " WHERE (name IN (?, ?, '*') OR (name IS NULL AND (module_tail=? OR module=? OR module LIKE ? ESCAPE '\\')))"
+            " AND file_id != ?",
+            (variable, stem, stem, stem, escape_like(stem) + ".%", file_id),
+        ).fetchall()
+        out: list[tuple[int, int, int, str]] = []
+        for scope, importer, line, module, tail, name, alias in rows:
+            top = package and name is None and module.partition(".")[0] == stem
+            if (importer, line) not in lines and tail != stem and not top and not (name == stem and not module.strip(".")):
+                continue
+            if name == variable and (tail == stem or (importer, line) in lines):  # `from mod import V [as A]`
+                out.append((scope, importer, line, alias or variable))
+            elif name == "*" and tail == stem:
+                out.append((scope, importer, line, variable))
+            elif name is None and tail == stem:  # `import pkg.mod [as m]`
+                out.append((scope, importer, line, f"{alias or module}.{variable}"))
+            elif name is None and not alias and package and module.partition(".")[0] == stem:
+                out.append((scope, importer, line, f"{stem}.{variable}"))  # `import pkg.sub` binds pkg too
+            elif name == stem and name != variable:  # `from pkg import mod [as m]`
+                out.append((scope, importer, line, f"{alias or name}.{variable}"))
+        return out
+
+    def constructed_via(self, method: Node, within: Collection[int] | None = None) -> list[EdgeIn]:
+        """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
+        that inherit it, as edges into the method (``signer_class = Signer`` then ``self.signer_class()``
+        constructs it too). For Python's other special methods, the references to the class as a value
+        (``Cache = LRUCache`` in a test class, ``Environment(undefined=DebugUndefined)``): Python runs them on
+        the instances (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
+        instances made from a class passed around are of a type the resolver cannot see where they are used
+        (a direct ``Cls(...)`` types its variable: those uses resolve as calls). ``within``: only of those classes."""
+        if method.kind != "method" or method.parent_id is None:
+            return []
+        if method.name in _COPY_METHODS and method.language == "python":
+            return []  # pickle and copy run them, not the object's other users (:meth:`copied_by`)
+        special = method.name not in CONSTRUCTORS
+        hook = special and not is_special(method.name) and self.framework_hook(method)
+        if special and not hook and not (is_special(method.name) and method.language == "python"):
+            return []
+        frontier = [method.parent_id]  # load the hierarchy a level at a time: the walk below asks class by class
+        seen = set(frontier)
+        overriding: set[int] = set()  # the subclasses met that define the name again (their own constructor)
+        while frontier:
+            self._load_inherit(frontier, "subclasses")
+            subs = [s for f in frontier for s in self._subclasses[f] if s not in seen]
+            seen.update(subs)
+            again = self._defining(subs, method.name)
+            overriding |= again
+            frontier = [s for s in subs if s not in again]
+        classes = [method.parent_id]
+        taken = set(classes)  # a model base of django's tests has thousands of subclasses
+        todo = [method.parent_id]
+        while todo:
+            for sub in self.subclasses(todo.pop()):
+                if sub not in taken and sub not in overriding:
+                    classes.append(sub)
+                    taken.add(sub)
+                    todo.append(sub)
+        if within is not None:
+            classes = [c for c in classes if c in within]
+        # a subclass naming its base in its class statement is no use of an instance
+        skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
+        # an instance made to be called or to sit in a class runs these far from where it is made
+        calls = not special or hook or (method.name in _RUN_LATER and method.language == "python")
+        out: list[EdgeIn] = []
+        for cls, edges in self.incoming(classes).items():
+            # (a class given to a function that calls it, resolve's "passed": made there for whoever gives it, whose
+            # reference is among these edges; the function's other callers give other classes)
+            found = [
+                e
+                for e in edges
+                if (e.kind == "ref" or (e.kind == "call" and calls)) and e.src not in skip and e.resolution != "passed"
+            ]
+            if special and found:
+                # a value, not an annotation (`-> Cls` types what it returns: those uses resolve as calls)
+                name = self.nodes([cls])[cls].name
+                found = [e for e in found if e.kind == "call" or self._names_as_value(e.src, name)]
+            out.extend(e._replace(dst=method.id) for e in found)
+        return out
+
+    def _defining(self, classes: Sequence[int], name: str) -> set[int]:
+        """The classes of ``classes`` that define ``name`` themselves (a child of that name): from their children where
+        loaded, else one query per 500 classes that loads no children (hundreds of subclasses of a django model base
+        or field, for one constructor)."""
+        known = self._defines.setdefault(name, {})
+        want = sorted({c for c in classes if c not in known and c not in self._children})
+        for c in want:
+            known[c] = False
+        for chunk in chunks(want):
+            for (parent,) in self.conn.execute(
+                f"SELECT DISTINCT parent_id FROM symbols WHERE parent_id IN ({_in(chunk)}) AND name = ?", [*chunk, name]
+            ):
+                known[parent] = True
+        return {
+            c
+            for c in classes
+            if (known[c] if c in known else any(child.name == name for child in self._children[c]))
+        }
+
+    def framework_hook(self, method: Node) -> bool:
+        """Whether only code that dispatches on the object can call ``method``: a Python method that nothing
+        in the repository calls (but by a name made at run time), names or overrides, of a class deriving (itself or through its in-repo
+        bases) from a class the index does not have (``TextWrapper._wrap_chunks``, ``Thread.run``,
+        ``JSONEncoder.default``: that base's own methods call it on the instances), or whose name the
+        repository calls on objects of unknown type among too many classes to guess (:meth:`_dispatched_by_name`).
+        The calls of and references to the class stand for its callers (:meth:`constructed_via`)."""
+        if method.kind != "method" or method.parent_id is None or method.language != "python":
+            return False
+        if method.runnable_test:  # the test runner calls it: a test is where a walk ends, not a hook
+            return False
+        if method.name in _OUTSIDE_PROTOCOL_NAMES and self._outside_protocol(method):
+            return True
+        if method.name in _IMPORT_HOOKS:  # the uses of its class, where an instance goes into sys.meta_path, stand for it
+            return True
+        overrides = bool(self.base_methods(method))
+        if not overrides and self._extends_outside_method(method):
+            return True
+        incoming = self.incoming([method.id])[method.id]
+        # a look-up by a name made at run time (`getattr(self, "visit_" + name)`) dispatches as the outside base may:
+        # beniget's `DefUseChains.visit_ClassDef`, which `gast.NodeVisitor.visit` runs too
+        dispatched = all(e.resolution == "getattr" for e in incoming)
+        # (or a mixin's, the outside base joining it in a subclass: parsel's `class HTMLTranslator(TranslatorMixin,
+        # cssselect.HTMLTranslator)`, whose `xpath_element` cssselect's methods call)
+        if dispatched and not overrides:
+            hierarchy = [
+                method.parent_id,
+                *self._transitive(method.parent_id, "bases"),
+                *self._transitive(method.parent_id, "subclasses"),
+            ]
+            self._load_written_bases(hierarchy)
+            if any(self._has_outside_base(c) for c in hierarchy):
+                return True
+        # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
+        # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
+        return all(e.resolution == "dispatch" for e in incoming) and self._dispatched_by_name(method.name)
+
+    def _extends_outside_method(self, method: Node) -> bool:
+        """Whether ``method`` calls ``super().<its name>(...)`` (or ``Base.<its name>(self, ...)`` of a base its class
+        names) in a class deriving from a class the index does not have: an override of that base's method, which the
+        base's other methods call on the instances (flask's ``FlaskClient.open``, run by werkzeug's ``Client.get`` in
+        every ``client.get(...)`` of the tests; pyquery's ``XPathExpr.join``, which calls ``XPathExprOrig.join(self,
+        ...)`` and which cssselect's translator calls)."""
+        assert method.parent_id is not None
+        # the classes first (cached per class): few derive from an outside class, and the reference is one query
+        if not any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+            return False
+        written = [b for b in self._written_bases(method.parent_id) if b not in _INERT_BASES]
+        found = self.conn.execute(
+            "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=?"
+            f" AND (receiver LIKE 'super%' OR receiver IN ({','.join('?' * len(written))})) LIMIT 1",
+            (method.file_id, method.id, method.name, *written),
+        ).fetchone()
+        return found is not None
+
+    def _outside_protocol(self, method: Node) -> bool:
+        """Whether the class of ``method`` or one of its in-repo bases derives from a class of :data:`_OUTSIDE_PROTOCOLS`
+        (by the base's last name as written) that calls methods of this name."""
+        assert method.parent_id is not None
+        return any(
+            method.name in _OUTSIDE_PROTOCOLS.get(name, ())
+            for cid in (method.parent_id, *self._transitive(method.parent_id, "bases"))
+            for name in self._written_bases(cid)
+        )
+
+    def _dispatched_by_name(self, name: str) -> bool:
+        """Whether the repository calls a method of this name on objects of unknown type with too many
+        definitions to guess from (``spec.glomit(target, scope)`` with thirty classes defining ``glomit``): a
+        protocol of its own, whose implementations run for the objects made from their classes."""
+        found = self._protocols.get(name)
+        if found is None:
+            found = self._protocols[name] = (
+                self.conn.execute(
+                    f"SELECT 1 {_AMBIGUOUS_CALLS} LIMIT 1", (name,)
+                ).fetchone()
+                is not None
+            )
+        return found
+
+    def _protocol_sites(self, name: str) -> list[tuple[int, int]]:
+        """The (scope, line) of the calls ``x.<name>()`` that the resolver left ambiguous, one per scope, as
+        many as PROTOCOL_MAX_SITES + 1 scopes (a row limit keeps a common name cheap: the walk asks for a
+        changed method only)."""
+        sites: dict[int, int] = {}
+        for scope, line in self.conn.execute(
+            f"SELECT r.scope_id, r.line {_AMBIGUOUS_CALLS} LIMIT ?", (name, 20 * PROTOCOL_MAX_SITES)
+        ):
+            sites.setdefault(int(scope), int(line))
+            if len(sites) > PROTOCOL_MAX_SITES:
+                break
+        return sorted(sites.items())
+
+    def protocol_callers(self, method: Node) -> list[EdgeIn]:
+        """The scopes that call the method's name on objects of unknown type where more classes define it than
+        the resolver matches (:meth:`_dispatched_by_name`): each may run this implementation (``_glom`` calls
+        ``spec.glomit()``), with the confidence of a name match among that many. None when more than
+        PROTOCOL_MAX_SITES scopes do: a name that common says nothing of who calls which."""
+        if method.kind != "method" or is_special(method.name):
+            return []
+        sites = self._protocol_sites(method.name)
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        (defined,) = self.conn.execute(
+            "SELECT count(*) FROM symbols WHERE name = ? AND kind = 'method'", (method.name,)
+        ).fetchone()
+        return _protocol_edges(method, sites, int(defined))
+
+    def family_protocol_callers(self, method: Node) -> list[EdgeIn]:
+        """For a special method Python runs for an operator or a builtin (``__eq__`` for ``==`` and ``in``,
+        ``__lt__`` for ``<`` and sorting, ``__repr__`` for ``repr()``): the methods of its class hierarchy (every
+        class below its topmost in-repo bases) that use it on objects of unknown type. In a recursive structure
+        (an expression tree whose nodes compare their arguments) the operands are likely of the hierarchy. None
+        when more than PROTOCOL_MAX_SITES methods do, or the hierarchy is larger than a receiver guess takes;
+        the confidence of a name match among the hierarchy's definitions of the method."""
+        if (
+            method.kind != "method"
+            or method.parent_id is None
+            or method.language != "python"
+            or not is_special(method.name)
+            or method.name in _COPY_METHODS
+        ):
+            return []
+        tops = [c for c in [method.parent_id, *self._transitive(method.parent_id, "bases")] if not self.bases(c)]
+        classes = set(tops)
+        for top in tops:
+            classes.update(self._transitive(top, "subclasses"))
+        if len(classes) > RECEIVER_GUESS_MAX_CLASSES:
+            return []
+        self._load_children(classes)
+        members = [c for cls in classes for c in self._children[cls] if c.kind in FUNCTION_KINDS]
+        scopes = sorted(m.id for m in members if m.id != method.id)
+        sites: dict[int, int] = {}
+        for chunk in chunks(scopes):
+            for scope, line in self.conn.execute(
+                f"SELECT scope_id, min(line) FROM refs WHERE scope_id IN ({_in(chunk)}) AND name = ?"
+                " AND kind IN ('call', 'hashkey') GROUP BY scope_id",
+                [*chunk, method.name],
+            ):
+                sites[scope] = line
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        return _protocol_edges(method, sorted(sites.items()), sum(1 for m in members if m.name == method.name))
+
+    def callable_callers(self, method: Node) -> list[EdgeIn]:
+        """For a Python class's ``__call__``: the scopes outside the tests that call one of their parameters, or a
+        parameter of a function they are nested in, where the resolver found nothing it holds (voluptuous's
+        ``def _compile_scalar(schema): ... def validate_callable(path, data): return schema(data)`` runs every
+        validator object a schema is made of). Each may run this one, with the confidence of a name match among the
+        project's ``__call__`` methods; none when more than PROTOCOL_MAX_SITES scopes do (callbacks everywhere)."""
+        if method.kind != "method" or method.name != "__call__" or method.language != "python":
+            return []
+        if self._parameter_calls is None:
+            self._parameter_calls = self._find_parameter_calls()
+        sites = self._parameter_calls
+        if not sites or len(sites) > PROTOCOL_MAX_SITES:
+            return []
+        (defined,) = self.conn.execute(
+            "SELECT count(*) FROM symbols WHERE name = '__call__' AND kind = 'method'"
+        ).fetchone()
+        return _protocol_edges(method, sites, int(defined))
+
+    def _find_parameter_calls(self) -> list[tuple[int, int]]:
+        """The (scope, line) of :meth:`callable_callers`, one per scope, as many as PROTOCOL_MAX_SITES + 1."""
+        # a superset from the database (the name in the scope's or its parent's parameter list, no edge out of that
+        # line): the parameter lists are checked below, with the functions further out
+        rows = self.conn.execute(
+            "SELECT r.scope_id, r.line, r.name FROM refs r JOIN files f ON f.id = r.file_id"
+            " JOIN symbols s ON s.id = r.scope_id LEFT JOIN symbols p ON p.id = s.parent_id"
+            " WHERE r.kind = 'call' AND r.receiver = '' AND f.language = 'python' AND f.is_test = 0"
+            " AND s.kind IN ('function', 'method')"
+            " AND (instr(s.params, r.name) > 0 OR (p.kind IN ('function', 'method') AND instr(p.params, r.name) > 0))"
+            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src_id = r.scope_id AND e.line = r.line AND e.kind = 'call')"
+        )  # read lazily, a batch at a time: past PROTOCOL_MAX_SITES scopes the answer is "too many", whichever they are
+        sites: dict[int, int] = {}
+        while len(sites) <= PROTOCOL_MAX_SITES and (batch := rows.fetchmany(500)):
+            nodes = self.nodes(r[0] for r in batch)
+            for scope_id, line, name in batch:
+                node = nodes.get(scope_id)
+                if node is None or node.in_test_file:
+                    continue
+                if any(name == param_name(p) for n in [node, *self._makers(node)] for p in n.params):
+                    sites[scope_id] = min(line, sites.get(scope_id, line))
+                    if len(sites) > PROTOCOL_MAX_SITES:
+                        break
+        return sorted(sites.items())
+
+    def _has_outside_base(self, class_id: int) -> bool:
+        """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
+        found = self._outside_bases.get(class_id)
+        if found is None:
+            named = sum(1 for name in self._written_bases(class_id) if name not in _INERT_BASES)
+            found = self._outside_bases[class_id] = named > len(self.bases(class_id))
+        return found
+
+    def _load_written_bases(self, classes: Sequence[int]) -> None:
+        """Load what :meth:`_has_outside_base` asks about many classes (their in-repo and written bases) in a few
+        queries: a django model base has thousands of subclasses, two queries each one by one."""
+        todo = sorted({c for c in classes if c not in self._outside_bases})
+        if not todo:
+            return
+        self._load_inherit(todo, "bases")
+        nodes = self.nodes(c for c in todo if c not in self._written)
+        written: dict[int, list[str]] = {c: [] for c in nodes}
+        for chunk in chunks(sorted({n.file_id for n in nodes.values()})):
+            for sid, fid, name in self.conn.execute(
+                f"SELECT symbol_id, file_id, name FROM bases WHERE file_id IN ({_in(chunk)}) ORDER BY file_id, id", chunk
+            ):
+                if sid in written and nodes[sid].file_id == fid:
+                    written[sid].append(name)
+        for c, names in written.items():
+            self._written[c] = tuple(names)
+
+    def _written_bases(self, class_id: int) -> tuple[str, ...]:
+        """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
+        found = self._written.get(class_id)
+        if found is None:
+            node = self.nodes([class_id]).get(class_id)
+            rows = (
+                self.conn.execute("SELECT name FROM bases WHERE file_id=? AND symbol_id=?", (node.file_id, class_id))
+                if node is not None
+                else ()
+            )
+            found = self._written[class_id] = tuple(name for (name,) in rows)
+        return found
+
+    def closure_maker(self, fn: Node) -> list[EdgeIn]:
+        """For a function defined in a function: the enclosing function, as a caller. It runs the inner one,
+        returns it (a decorator's wrapper, a factory's closure: whoever called the maker calls what it got)
+        or hands it on (a callback): in each case the maker's callers are where the inner function runs.
+        A Python class defined in a function: its body runs when the function does."""
+        nested_class = fn.kind in CLASS_KINDS and fn.language == "python"
+        if (fn.kind not in FUNCTION_KINDS and not nested_class) or fn.parent_id is None:
+            return []
+        maker = self.nodes([fn.parent_id]).get(fn.parent_id)
+        if maker is None or maker.kind not in FUNCTION_KINDS:
+            return []
+        return [EdgeIn(maker.id, fn.id, "call", 1.0, "closure", fn.start_line)]
+
+    def classes_made(self, method: Node, made: Sequence[EdgeIn]) -> list[EdgeIn]:
+        """For a method a metaclass of the repository runs when it makes a class (any but ``__call__``, which runs
+        when the class is called: wtforms' ``FormMeta.__setattr__``): the scopes whose code makes a class naming the
+        metaclass in its header (``made``: the uses of the metaclass, :meth:`constructed_via`) or deriving from one,
+        each defined where it runs on import (a module body) or when its function runs."""
+        if not made or method.name == "__call__" or not is_special(method.name) or method.parent_id is None:
+            return []
+        if not self._is_metaclass(method.parent_id):
+            return []
+        named = self.nodes(e.src for e in made if e.kind == "ref")
+        headers = [c for c, n in named.items() if n.kind in CLASS_KINDS]
+        # (one query for the classes, one for where they are defined: a base form has a class per test)
+        classes = self.nodes(dict.fromkeys([*headers, *(s for c in headers for s in self._transitive(c, "subclasses"))]))
+        scopes = self.nodes(c.parent_id for c in classes.values() if c.parent_id is not None)
+        out: list[EdgeIn] = []
+        for cls in classes.values():
+            where = scopes.get(cls.parent_id) if cls.parent_id is not None else None
+            if where is not None:
+                how = "import-time" if where.kind == "module" else "metaclass"
+                out.append(EdgeIn(where.id, method.id, "call", 1.0, how, cls.start_line))
+        return out
+
+    def copied_by(self, method: Node) -> list[EdgeIn]:
+        """For a pickling or copying hook (``__reduce__``, ``__setstate__``, ``__deepcopy__``, ...): the scopes
+        that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` and use the method's class (or get one
+        from a fixture, or have it in their class body): what they pickle is likely one of its instances."""
+        if method.kind != "method" or method.name not in _COPY_METHODS or method.language != "python":
+            return []
+        if method.id not in self._copied:
+            sites = self._copy_sites()
+            users = self._copy_users(method, set(sites))
+            self._copied[method.id] = [
+                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
+                for s in sorted(users)
+            ]
+        return self._copied[method.id]
+
+    def _copy_sites(self) -> dict[int, int]:
+        """The scopes that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` (also as a bare name a file
+        imports from such a module: ``from pickle import dumps``), with the line of the first such call; read once."""
+        if self._copy_site_lines is None:
+            imported = {
+                (fid, name)
+                for fid, name in self.conn.execute(
+                    f"SELECT file_id, coalesce(alias, name) FROM imports WHERE module IN ({_in(sorted(_COPY_MODULES))})"
+                    f" AND name IN ({_in(_COPY_CALLS)})",
+                    [*sorted(_COPY_MODULES), *_COPY_CALLS],
+                )
+            }
+            sites: dict[int, int] = {}
+            for scope, line, receiver, name, fid in self.conn.execute(
+                "SELECT scope_id, line, receiver, name, file_id FROM refs WHERE kind='call'"
+                f" AND name IN ({_in(_COPY_CALLS)})",
+                _COPY_CALLS,
+            ):
+                module = receiver.rpartition(".")[2]
+                if module in _COPY_MODULES or (not receiver and (name in ("copy", "deepcopy") or (fid, name) in imported)):
+                    sites.setdefault(scope, line)
+            self._copy_site_lines = sites
+        return self._copy_site_lines
+
+    def _copy_users(self, method: Node, scopes: set[int]) -> set[int]:
+        """The scopes that use the method's class (:meth:`uses_class_of`), or that are methods of a class
+        one of whose subclasses names it in its body (a mixin's ``pickle.dumps(self.Cache())`` pickles what
+        ``Cache = TTLCache`` in the class mixing it in says). A few queries for all of them: a project that
+        copies in hundreds of places (django) asks this for every copy hook a change reaches."""
+        if not self.class_family(method):
+            return set()
+        users = self.family_users(method, scopes)
+        users |= self._held_instance_users(method, scopes - users)
+        nodes = self.nodes(scopes - users)
+        owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
+        # (:meth:`_class_uses_family` of the class or of a subclass: what their members reach, kept per class)
+        below = self._hierarchy_reach(sorted(set(owners.values())))
+        hits = self._family_hits_among(method, set().union(*below.values()))
+        users.update(s for s, c in owners.items() if not hits.isdisjoint(below[c]))
+        return users
+
+    def _hierarchy_reach(self, classes: Sequence[int]) -> dict[int, frozenset[int]]:
+        """For each class, :meth:`_class_reach` of itself and of every class below it, in one set (kept per class:
+        the copy hooks of a family each ask about the same classes that copy)."""
+        missing = [c for c in classes if c not in self._below_scopes]
+        for c in missing:
+            family = [c, *self._transitive(c, "subclasses")]
+            self._below_scopes[c] = frozenset().union(*self._class_reach(family))
+        return {c: self._below_scopes[c] for c in classes}
+
+    def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
+        """The test code among ``scopes`` that reads a module-level variable of the same name as one a module body
+        assigns an instance of the method's class or a subclass (``T = TType()`` in glom, ``pickle.dumps(T.a)`` in a
+        test; the constructions are the classes' incoming calls, which the walk has loaded).
+        (Library code that copies something and reads such a variable, glom's ``glom()`` with ``scope[T]`` and
+        ``copy.copy(err)``, is every test's caller: what it copies is seldom that instance.)"""
+        nodes = {s: n for s, n in self.nodes(scopes).items() if n.in_test_file}
+        if not nodes:
+            return set()
+        classes = {c: n for c, n in self.nodes(self.class_family(method)).items() if n.kind in CLASS_KINDS}
+        names = {n.name for n in classes.values()}
+        incoming = self.incoming(classes)
+        makers = self.nodes({e.src for edges in incoming.values() for e in edges})
+        held = {
+            variable
+            for edges in incoming.values()
+            for e in edges
+            if e.kind == "call" and e.src in makers and makers[e.src].kind == "module"
+            for variable in self._stored_instances(makers[e.src], e.line, names)
+            if variable.isidentifier()
+        }
+        if not held:
+            return set()
+        return {
+            s
+            for s, n in nodes.items()
+            if any(r[0] == s for name in held for r in self._refs_by_root(n.file_id).get(name, ()))
+        }
+
+    def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
+        """Answer :meth:`_class_uses_family` for many classes at once: :meth:`family_users` of their members, asked
+        per class through what the members reach (:meth:`_class_reach`, kept across families: django's copy hooks
+        ask this about the same few thousand classes for each of thirty families)."""
+        key = method.parent_id or 0
+        todo = sorted({c for c in classes if (c, key) not in self._class_family})
+        if not todo:
+            return
+        if not self.class_family(method):
+            for c in todo:
+                self._class_family[(c, key)] = False
+            return
+        reach = self._class_reach(todo)
+        hits = self._family_hits_among(method, set().union(*reach))
+        for c, xs in zip(todo, reach):
+            self._class_family[(c, key)] = not hits.isdisjoint(xs)
+
+    def _class_reach(self, classes: Sequence[int]) -> list[frozenset[int]]:
+        """For each class, the scopes whose edges say whether it uses a class family (:meth:`family_users` of
+        its members): the class, its own functions, and the fixtures they take (fixtures of fixtures too)."""
+        missing = [c for c in classes if c not in self._class_scopes]
+        if missing:
+            self._load_children(missing)
+            members = {c: [c, *(m.id for m in self._children[c] if m.kind in FUNCTION_KINDS)] for c in missing}
+            self._load_fixtures([i for ids in members.values() for i in ids])
+            for c, ids in members.items():
+                self._class_scopes[c] = frozenset().union(*(self._with_fixtures(i) for i in ids))
+        return [self._class_scopes[c] for c in classes]
+
+    def _names_as_value(self, scope: int, name: str) -> bool:
+        """Whether ``scope`` names ``name`` as a value (assigned, passed, returned, or spelt in a dotted string: a
+        logging configuration's ``"()": "colorlog.ColoredFormatter"``), not only in annotations."""
+        namers = self._value_namers.get(name)
+        if namers is None:  # one query per class name: a walk asks about every scope that uses the class
+            rows = self.conn.execute(
+                "SELECT DISTINCT scope_id FROM refs WHERE name=? AND kind IN ('ref', 'dotted')", (name,)
+            )
+            namers = self._value_namers[name] = frozenset(r[0] for r in rows)
+        return scope in namers
+
+    # tests
+
+    def collected_files(self, node: Node) -> list[str]:
+        """The files that are not Python whose tests a conftest's ``pytest_collect_file`` hook collects, when
+        ``node`` is that hook or a method of a collector class of the same conftest (a subclass of pytest's
+        ``Item`` or ``File``, which run those tests): tracked files below the conftest whose name passes the
+        hook's literal name tests (:func:`_collected_name`)."""
+        if node.language != "python" or not is_conftest(node.path) or node.kind == "module":
+            return []
+        tests = self._hook_tests(node.file_id)
+        if not tests:
+            return []
+        classes = self._collector_classes.get(node.file_id)
+        if classes is None:
+            rows = self.conn.execute("SELECT symbol_id, name FROM bases WHERE file_id=?", (node.file_id,))
+            classes = self._collector_classes[node.file_id] = frozenset(
+                int(r[0]) for r in rows if str(r[1]).endswith(_COLLECTOR_BASES)
+            )
+        if node.qualname != COLLECT_HOOK and node.parent_id not in classes:
+            return []
+        return (
+            self.files.find_tracked(partial(_collected_name, tests), [posixpath.dirname(node.path)])
+            if self.files is not None
+            else []
+        )
+
+    def collects_tests(self, path: str) -> bool:
+        """Whether pytest collects tests from ``path``, a file that is not Python: a doctest text file of the
+        settings (below ``testpaths``), or a file whose name a ``pytest_collect_file`` hook of a conftest.py
+        in its folder or above compares paths with."""
+        name = posixpath.basename(path)
+        if name.endswith(".py"):
+            return False
+        settings = self.doctest_settings()
+        if (
+            settings is not None
+            and settings.configured
+            and any(fnmatch.fnmatchcase(name, g) for g in settings.globs)
+            and settings.collects_from(path)
+        ):
+            return True
+        folders = path.split("/")[:-1]
+        conftests = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders) + 1)]
+        rows = self.conn.execute(f"SELECT id FROM files WHERE path IN ({_in(conftests)})", conftests)
+        return any(_collected_name(self._hook_tests(fid), name) for (fid,) in rows)
+
+    def _hook_tests(self, file_id: int) -> tuple[tuple[str, str], ...]:
+        """The (literal, how) file name tests of the ``pytest_collect_file`` hook of a conftest (none: no hook)."""
+        tests = self._collected.get(file_id)
+        if tests is None:
+            rows = self.conn.execute("SELECT DISTINCT name, receiver FROM refs WHERE file_id=? AND kind='collects'", (file_id,))
+            tests = self._collected[file_id] = tuple(sorted((r[0], r[1]) for r in rows))
+        return tests
+
+    def guarded_names(self, file_ids: Iterable[int]) -> set[tuple[int, str]]:
+        """(file id, name) of the definitions the files make in a module-level block, and (file id, ``Class.name``) of
+        those a class body makes in one (the parser's ``guarded`` references, whose scope is the definition itself:
+        impact.name_guarded_tests)."""
+        out: set[tuple[int, str]] = set()
+        for chunk in chunks(sorted(file_ids)):
+            out.update(
+                (int(r[0]), str(r[1]) if "." not in str(r[2]) else first_name(str(r[2])))
+                for r in self.conn.execute(
+                    "SELECT r.file_id, r.name, s.qualname FROM refs r JOIN symbols s ON s.id = r.scope_id"
+                    f" WHERE r.kind = 'guarded' AND r.file_id IN ({_in(chunk)})",
+                    chunk,
+                )
+            )
+        return out
+
+    def sybil_patterns(self) -> list[tuple[str, str]]:
+        """(folder, file name pattern) of each conftest.py that makes the examples of text files tests with Sybil
+        (``Sybil(..., pattern="*.rst")`` or ``patterns=[...]``): the files of that name below its folder."""
+        if self.files is None:
+            return []
+        rows = self.conn.execute(
+            "SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.kind = 'call' AND r.name = 'Sybil' AND f.path LIKE '%conftest.py' ORDER BY f.path"
+        ).fetchall()
+        out: list[tuple[str, str]] = []
+        for (path,) in rows:
+            if posixpath.basename(path) != "conftest.py":
+                continue
+            text = (self.files.read_tracked(path) or b"").decode("utf-8", "replace")
+            for given in _SYBIL_PATTERN.findall(text):
+                out.extend((posixpath.dirname(path), p) for p in _QUOTED.findall(given))
+        return out
+
+    def doctest_runners(self) -> dict[str, set[int]]:
+        """Test files that run doctests themselves (``doctest.testmod(module)``, ``doctest.DocTestSuite(module)``: a
+        parametrized test hides which module): each with the files of the repository it imports or names (formencode's
+        tests/test_doctests.py imports the modules whose examples it runs; icalendar's names them as dotted strings).
+        The call must be in a test, the module body, or a function the file's code calls or names outside its
+        ``__main__`` block (genshi's ``def suite(): ... DocTestSuite(...)`` serves ``unittest.main(defaultTest="suite")``
+        there, which pytest never runs)."""
+        rows = self.conn.execute(
+            f"SELECT DISTINCT r.file_id, f.path FROM refs r JOIN files f ON f.id = r.file_id"
+            f" JOIN symbols s ON s.id = r.scope_id WHERE r.kind = 'call' AND r.name IN ({_in(_DOCTEST_RUNNERS)})"
+            " AND f.is_test = 1 AND f.language = 'python'"
+            " AND (r.receiver = 'doctest' OR (r.receiver = '' AND EXISTS (SELECT 1 FROM imports i"
+            " WHERE i.file_id = r.file_id AND i.module = 'doctest' AND i.name = r.name)))"
+            " AND (s.is_test = 1 OR s.kind = 'module' OR EXISTS (SELECT 1 FROM edges e JOIN symbols c ON c.id = e.src_id"
+            " WHERE e.dst_id = s.id AND e.src_id != s.id AND e.file_id = r.file_id AND c.qualname != '__main__'))",
+            list(_DOCTEST_RUNNERS),
+        ).fetchall()
+        out: dict[str, set[int]] = {}
+        for file_id, path in rows:
+            out[path] = {
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT e.dst_file_id FROM edges e JOIN files f ON f.id = e.dst_file_id"
+                    " WHERE e.file_id = ? AND e.dst_file_id != ? AND e.kind IN ('import', 'ref') AND f.is_test = 0",
+                    (file_id, file_id),
+                )
+            }
+        return out
+
+    def doctest_settings(self) -> DoctestSettings | None:
+        """The repository's pytest doctest settings (None when its files cannot be read)."""
+        if self.files is None:
+            return None
+        if self._doctest is None:
+            from .pytest_settings import doctest_settings
+
+            self._doctest = doctest_settings(self.files.read_tracked)
+        return self._doctest
+
+    def import_name(self, path: str) -> str | None:
+        """The module name pytest imports a Python file of a package under: its path from the topmost folder
+        of the package (``src/pkg/mod.py`` → ``pkg.mod`` when ``src/`` is no package). None for a file in a
+        folder that is no package: pytest names it by its import mode (``tool`` or ``scripts.tool``)."""
+        if self._packages is None:
+            rows = self.conn.execute("SELECT path FROM files WHERE path LIKE '%__init__.py'")  # (_: any character)
+            self._packages = frozenset(posixpath.dirname(r[0]) for r in rows if r[0].endswith("/__init__.py"))
+        folders = path.split("/")[:-1]
+        if folders and "/".join(folders) not in self._packages:
+            return None
+        top = len(folders)
+        while top > 0 and "/".join(folders[:top]) in self._packages:
+            top -= 1
+        stem = posixpath.basename(path).removesuffix(".py")
+        return ".".join(folders[top:] + ([] if stem == "__init__" else [stem]))
+
+    def with_examples(self, ids: Iterable[int]) -> list[Node]:
+        """The Python definitions among ``ids`` whose docstring holds doctest examples (``>>>``)."""
+        ids = sorted(set(ids))
+        found: list[int] = []
+        for chunk in chunks(ids):
+            found.extend(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT id FROM symbols WHERE id IN ({_in(chunk)}) AND instr(docstring, '>>>') > 0", list(chunk)
+                )
+            )
+        nodes = self.nodes(found)
+        return [nodes[i] for i in found if i in nodes and nodes[i].language == "python"]
+
+    def docstring_examples(self) -> list[tuple[Node, set[str]]]:
+        """Every Python definition whose docstring holds doctest examples, with the identifiers of its examples
+        (what follows the first ``>>>``: the index keeps a docstring on one line)."""
+        if self._examples is None:
+            rows = self.conn.execute(
+                "SELECT s.id, s.docstring FROM symbols s JOIN files f ON f.id = s.file_id"
+                " WHERE f.language = 'python' AND instr(s.docstring, '>>>') > 0"
+            ).fetchall()
+            nodes = self.nodes(r[0] for r in rows)
+            self._examples = [
+                (nodes[sid], set(IDENTIFIER.findall(text.partition(">>>")[2]))) for sid, text in rows if sid in nodes
+            ]
+        return self._examples
+
+    def tests_in_files(self, paths: Iterable[str]) -> list[Node]:
+        """Runnable tests of the given files (by path, then line)."""
+        wanted = sorted(set(paths))
+        self.prefetch_tests_in_files(wanted)
+        return [t for p in wanted for t in self._file_tests[p]]
+
+    def prefetch_tests_in_files(self, paths: Iterable[str]) -> None:
+        """Load the runnable tests of many files at once (a walk level reaches hundreds of test modules)."""
+        want = sorted({p for p in paths if p not in self._file_tests})
+        for p in want:
+            self._file_tests[p] = []
+        for chunk in chunks(want):
+            rows = self.conn.execute(
+                f"{NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test != 0 ORDER BY f.path, s.start_line", chunk
+            ).fetchall()
+            for n in map(as_node, rows):
+                if n.runnable_test:
+                    self._file_tests[n.path].append(n)
+
+    def tests_under(self, node: Node) -> list[Node]:
+        """The runnable tests a test class (or test node) stands for, nested classes included."""
+        if node.runnable_test:
+            return [node]
+        out: list[Node] = []
+        for child in self.children(node.id):
+            if child.runnable_test:
+                out.append(child)
+            elif child.kind in CLASS_KINDS and child.is_test:
+                out.extend(self.tests_under(child))
+        return out
+
+    def inherited_tests(self, method: Node) -> list[tuple[Node, str]]:
+        """(test class, qualname) for a ``test*`` method, of a test class or of a mixin that is none: the test
+        subclasses that inherit this very definition (none of them, nor a nearer base, overrides it) run it
+        as their own test."""
+        if method.kind != "method" or method.parent_id is None or not method.name.startswith("test"):
+            return []
+        subclasses = self._transitive(method.parent_id, "subclasses")
+        if not subclasses:
+            return []
+        classes = self.nodes(subclasses)
+        self._load_children(subclasses)
+        out: list[tuple[Node, str]] = []
+        for cid in subclasses:
+            cls = classes.get(cid)
+            if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
+                continue
+            owner = next(
+                (b for b in self._transitive(cid, "bases") if any(c.name == method.name for c in self.children(b))),
+                None,
+            )
+            if owner == method.parent_id:  # no nearer base defines the name
+                out.append((cls, f"{cls.qualname}.{method.name}"))
+        return out
+
+    def base_tests(self, test_class: Node) -> list[tuple[Node, str]]:
+        """(method, qualname under ``test_class``) for the ``test*`` methods a test class inherits from its
+        in-repo bases, mixins that are no test class included (unittest and pytest collect inherited
+        methods); the nearest definition of a name wins and the class's own methods are not listed."""
+        if test_class.kind not in CLASS_KINDS or not test_class.is_test:
+            return []
+        bases = self._transitive(test_class.id, "bases")
+        if not bases:
+            return []
+        self._load_children([test_class.id, *bases])
+        seen = {c.name for c in self._children[test_class.id]}
+        out: list[tuple[Node, str]] = []
+        for base in bases:
+            for m in self._children[base]:
+                if m.name not in seen and m.kind == "method" and m.name.startswith("test"):
+                    out.append((m, f"{test_class.qualname}.{m.name}"))
+                seen.add(m.name)
+        return out
+
+    def remade_test_classes(self, classes: Iterable[Node]) -> set[int]:
+        """The test classes of ``classes`` that a metaclass of the repository makes, named by ``metaclass=`` or
+        reached through a class decorator of the repository that calls one (python-multipart's
+        ``@parametrize_class`` calls its ``ParametrizingMetaclass``, which replaces each ``@parametrize``'d
+        ``test_http`` by a ``test_http__<case>`` per case): the names of their tests are the metaclass's."""
+        # what each header names: its decorators, then the line of `class`, where `metaclass=` is (one query)
+        headers = {c.id: (c.start_line, c.start_line + len(c.decorators)) for c in classes}
+        named: dict[int, set[int]] = {cid: set() for cid in headers}
+        for chunk in chunks(sorted(headers)):
+            for src, dst, line in self.conn.execute(
+                f"SELECT src_id, dst_id, line FROM edges WHERE src_id IN ({_in(chunk)}) AND kind IN ('call','ref')", chunk
+            ):
+                if headers[src][0] <= line <= headers[src][1]:
+                    named[src].add(dst)
+        targets = self.nodes({d for ds in named.values() for d in ds})
+        # and what the class decorators among them call (`parametrize_class` calls the metaclass)
+        calls: dict[int, set[int]] = {t.id: set() for t in targets.values() if t.kind in FUNCTION_KINDS}
+        for chunk in chunks(sorted(calls)):
+            for src, dst in self.conn.execute(
+                f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='call'", chunk
+            ):
+                calls[src].add(dst)
+        reached = [*targets.values(), *self.nodes({d for ds in calls.values() for d in ds}).values()]
+        metaclasses = {n.id for n in reached if n.kind in CLASS_KINDS and self._is_metaclass(n.id)}
+        return {cid for cid, ds in named.items() if any(m in metaclasses for d in ds for m in (d, *calls.get(d, ())))}
+
+    def decorated_here(self, fn: Node) -> bool:
+        """Whether a decorator of ``fn`` is a function of the repository (a call on its decorator lines resolves)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM edges WHERE src_id=? AND kind='call' AND line >= ? AND line < ?",
+            (fn.id, fn.start_line, fn.start_line + len(fn.decorators)),
+        ).fetchone()
+        return row is not None
+
+    def _is_metaclass(self, class_id: int) -> bool:
+        """Whether a class derives from ``type``, itself or through its bases in the repository."""
+        found = self._metaclasses.get(class_id)
+        if found is None:
+            ids = [class_id, *self._transitive(class_id, "bases")]
+            row = self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({_in(ids)}) AND name='type'", ids).fetchone()
+            found = self._metaclasses[class_id] = row is not None
+        return found
+
+    def test_imports(self, path: str, name: str) -> list[tuple[str, int, str]]:
+        """(path, file id, bound name) of the test modules that import the test class or function ``name`` of
+        ``path`` at module level under a name pytest collects (``Test*``, any for a TestCase; ``test*``): it runs
+        there again."""
+        key = (path, name)
+        if key not in self._test_imports:
+            self.prefetch_test_imports([key])
+        return self._test_imports[key]
+
+    def prefetch_test_imports(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Answer :meth:`test_imports` for many (path, name) at once: the tests in one query per 400, then their
+        importers in one query per 500 tests."""
+        want = sorted({k for k in keys if k not in self._test_imports})
+        if not want:
+            return
+        tests: dict[int, tuple[str, str]] = {}
+        prefixes: dict[int, str] = {}  # the names pytest collects it under, as a prefix ("": a TestCase, any)
+        for chunk in chunks(want, 400):
+            # CROSS JOIN keeps the keys the outer loop: each one is two index look-ups
+            for sid, path, qualname, kind, is_test, signature in self.conn.execute(
+                f"WITH k(path, qualname) AS (VALUES {','.join(['(?,?)'] * len(chunk))})"
+                " SELECT c.id, k.path, k.qualname, c.kind, c.is_test, c.signature FROM k CROSS JOIN files cf"
+                " CROSS JOIN symbols c WHERE cf.path=k.path AND c.file_id=cf.id AND c.qualname=k.qualname",
+                [x for k in chunk for x in k],
+            ):
+                tests[sid] = (path, qualname)
+                if kind != "class":
+                    prefixes[sid] = PYTEST_FUNCTION_PREFIX
+                else:
+                    prefixes[sid] = "" if _unittest_class(qualname, int(is_test), str(signature)) else PYTEST_CLASS_PREFIX
+        found: dict[tuple[str, str], set[tuple[int, str, str, str | None]]] = {k: set() for k in want}
+        for chunk in chunks(sorted(tests)):
+            for sid, fid, ipath, name, alias in self.conn.execute(
+                "SELECT DISTINCT c.id, f.id, f.path, i.name, i.alias FROM symbols c"
+                " JOIN edges e ON e.dst_id=c.id AND e.kind='import' JOIN symbols m ON m.id=e.src_id"
+                " JOIN files f ON f.id=e.file_id JOIN imports i ON i.file_id=f.id AND i.line=e.line AND i.name=c.name"
+                f" WHERE c.id IN ({_in(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
+                chunk,
+            ):
+                # DISTINCT per test, as asked one by one; `from test_temp_db import TempSqliteDictTest`, a TestCase, is
+                # collected again whatever its name (sqlitedict's test_core.py), a test function as test*
+                if (alias or name).startswith(prefixes[sid]):
+                    found[tests[sid]].add((fid, ipath, name, alias))
+        for k, rows in found.items():
+            self._test_imports[k] = sorted((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
+
+    # a level of a walk at once
+
+    def prefetch(self, nodes: Iterable[Node], *, subclasses_of_tests: bool = False) -> None:
+        """Load what the per-node questions of a walk level ask about ``nodes``: aliases of functions, the
+        base classes of methods and their methods (dispatch); with ``subclasses_of_tests``, the test classes
+        that inherit test methods."""
+        files: set[int] = set()
+        classes: set[int] = set()
+        test_classes: set[int] = set()
+        for n in nodes:
+            if n.kind in FUNCTION_KINDS:
+                if n.file_id not in self._aliases:
+                    files.add(n.file_id)
+                if n.kind == "method" and n.parent_id is not None:
+                    if not n.name.startswith("__"):
+                        classes.add(n.parent_id)
+                    if subclasses_of_tests and n.is_test:
+                        test_classes.add(n.parent_id)
+        if files:
+            self._load_aliases(files)
+        todo = [c for c in classes if (c, "bases") not in self._closure]
+        if todo:
+            self.prefetch_closure(todo, "bases")
+            ancestors = {a for c in todo for a in self._transitive(c, "bases")}
+            self._methods_of(sorted(ancestors))
+        todo = [c for c in test_classes if (c, "subclasses") not in self._closure]
+        if todo:
+            self.prefetch_closure(todo, "subclasses")
+            below = sorted({s for c in todo for s in self._transitive(c, "subclasses")})
+            self.nodes(below)
+            self._load_children(below)
+
+
+def _unittest_class(qualname: str, is_test: int, signature: str) -> bool:
+    """Whether a test class is a unittest TestCase subclass (which pytest collects whatever its name): marked through
+    an in-repo base (``is_test`` 2), named otherwise than ``Test*``, or naming a TestCase base itself."""
+    if is_test == 2 or (is_test == 1 and not qualname.startswith(PYTEST_CLASS_PREFIX)):
+        return True
+    bases = signature.partition("(")[2].rpartition(")")[0]
+    return any(b.strip().rpartition(".")[2] in TEST_BASES for b in bases.split(","))
+
+
+def _collected_name(tests: tuple[tuple[str, str], ...], name: str) -> bool:
+    """Whether a file name passes the name tests of a ``pytest_collect_file`` hook: every prefix it asks for, and
+    one of its suffixes, names and globs (a hook naming none is not understood: nothing passes). pytest stops
+    with "not found" on a file given by path that no collector takes, so a guess must not be too wide."""
+    if name.endswith(".py"):
+        return False
+    prefixes = [literal for literal, how in tests if how == "prefix"]
+    stem = name.partition(".")[0]
+    if not all(name.startswith(p) or stem.startswith(p) for p in prefixes):
+        return False
+    return any(
+        (how == "suffix" and name.endswith(literal))
+        or (how == "name" and name == literal)
+        or (how == "glob" and fnmatch.fnmatchcase(name, literal))
+        for literal, how in tests
+    )
+
+
+def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) -> list[EdgeIn]:
+    """Edges into ``method`` from the (scope, line) ``sites`` that call its name on objects of unknown type, with the
+    confidence of a name match among the ``defined`` methods of that name (its own call sites left out)."""
+    confidence = round(0.5 / max(defined, 1), 3)
+    return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
+
+
+def is_conftest(path: str) -> bool:
+    return path == "conftest.py" or path.endswith("/conftest.py")  # (posixpath.basename: asked for every node)
+
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_special(name: str) -> bool:
+    """A special method Python calls itself, other than the constructors (``__getattr__``, ``__getitem__``,
+    ``__bool__``, ...; not a project's own ``__html__``, which is called by name)."""
+    return name in PROTOCOL_METHODS and name not in CONSTRUCTORS
+
+
+def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
+    """Whether a reference (scope, kind, name, receiver, line) reads ``variable`` (``V`` or ``mod.V``): ``V``,
+    ``V.get(k)``, ``V[k]``, ``x = V``, ``mod.V``; a ``holds`` reference stores it (``ALL = [V]``)."""
+    _scope, kind, name, receiver, _line = ref
+    if kind == "assign" or kind == "alias":
+        return _starts_with(receiver, variable)
+    if kind == "holds":  # the receiver is where the value goes
+        return _starts_with(name, variable)
+    if not receiver:
+        return _starts_with(name, variable)
+    return _starts_with(receiver, variable) or f"{receiver}.{name}" == variable
+
+
+def _root(text: str) -> str:
+    """The name an access starts with: ``V`` for ``V``, ``V.get(k)``, ``V[k]``; ``mod`` for ``mod.V``. Whatever
+    :func:`_reads_variable` finds for a variable starts with the variable's own root."""
+    return _ROOT_END.split(text, maxsplit=1)[0]
+
+
+_ROOT_END = re.compile(r"[.\[(]")
+
+
+def _table_access(variable: str, receiver: str, name: str) -> str:
+    """The member of ``variable`` a call reference uses first: ``keys`` for ``V.keys()`` (receiver ``V``, name
+    ``keys``) and for ``sorted(V.keys())`` (receiver ``V.keys()``, name ``__iter__``)."""
+    if receiver == variable:
+        return name
+    rest = receiver[len(variable) :]
+    return re.split(r"[.\[(]", rest[1:], maxsplit=1)[0] if rest.startswith(".") else ""
+
+
+def _starts_with(text: str, variable: str) -> bool:
+    """``text`` is ``variable`` or an access through it (``V.x``, ``V[k]``, ``V(...)``)."""
+    return text.startswith(variable) and (len(text) == len(variable) or text[len(variable)] in ".[(")
+
+
+def _package_dir(module: Node) -> str | None:
+    """``a/b/`` for the module ``a/b/__init__.py`` (Python); None for any other module."""
+    if module.language != "python" or posixpath.basename(module.path) != "__init__.py":
+        return None
+    parent = posixpath.dirname(module.path)
+    return parent + "/" if parent else None
+
+
+def first_name(qualname: str) -> str:
+    """A qualname without the parser's numbers of repeated definitions (``C#2.f#3`` → ``C.f``)."""
+    if "#" not in qualname:
+        return qualname
+    return ".".join(p.split("#", 1)[0] for p in qualname.split("."))
