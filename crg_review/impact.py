@@ -38,6 +38,7 @@ from .suite import (
     add_doctest_runners,
     add_doctests,
     add_exec_made_tests,
+    add_partly_parsed_tests,
     add_recollected,
     add_unparsed_tests,
     convention_files,
@@ -306,6 +307,7 @@ def _analyze(
         for cls, qual in graph.inherited_tests(t):
             if f"{cls.path}::{qual}" not in hits:
                 add_hit(hits, cls, qual, 0, "convention", 0)
+    add_partly_parsed_tests(graph, hits, walked)
     add_recollected(graph, hits)
     name_remade_tests(graph, hits)
     name_guarded_tests(graph, hits)

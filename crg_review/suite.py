@@ -13,7 +13,18 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from .graph import CONSTRUCTORS, FUNCTION_KINDS, IDENTIFIER, Graph, Node, chunks, first_name, is_conftest, is_special
+from .graph import (
+    CONSTRUCTORS,
+    FUNCTION_KINDS,
+    IDENTIFIER,
+    Graph,
+    Node,
+    SnapshotFiles,
+    chunks,
+    first_name,
+    is_conftest,
+    is_special,
+)
 from .languages import hooks_for, python
 from .model import CLASS_KINDS, decorator_name
 from .store import escape_like
@@ -23,6 +34,7 @@ __all__ = [
     "add_doctest_runners",
     "add_doctests",
     "add_exec_made_tests",
+    "add_partly_parsed_tests",
     "add_recollected",
     "add_unparsed_tests",
     "convention_files",
@@ -241,8 +253,33 @@ def add_unparsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int
     tests = [str(p) for p, lang in rows if lang and hooks_for(lang).is_test_file(p)]
     if not tests or graph.files is None or not reached:
         return
-    texts = {path: set(IDENTIFIER.findall((graph.files.read_tracked(path) or b"").decode("utf-8", "replace"))) for path in tests}
-    _add_naming_files(hits, _reached_names(graph, reached), texts, "unparsed")
+    _add_naming_files(hits, _reached_names(graph, reached), _words(graph.files, tests), "unparsed")
+
+
+def add_partly_parsed_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
+    """A test file tree-sitter parsed only in part may hold tests the index lost after the error (a syntax the grammar
+    does not know, or lines Python forgives: executing's test_main.py continues lines with backslashes below the
+    indentation of their block, and the methods after them are the module's functions in the index, whose ids pytest
+    does not know). Such a file is selected whole, in place of its tests, when one of them is; or when its text names
+    reached code, as an unparsed one is: reason ``partial``."""
+    paths = {
+        path
+        for (path,) in graph.conn.execute("SELECT path FROM files WHERE status = 'partial' AND is_test = 1")
+        if not is_conftest(path)
+    }
+    if not paths:
+        return
+    selected: dict[str, tuple[int, int]] = {}  # path → the depth of its nearest selected test, their sources
+    for key, h in list(hits.items()):
+        if h.node.path in paths:
+            depth, sources = selected.get(h.node.path, (h.depth, 0))
+            selected[h.node.path] = (min(depth, h.depth), sources | h.sources)
+            del hits[key]
+    for path, (depth, sources) in selected.items():
+        hits[f"{path}::"] = TestHit(file_test(path), "", depth, "partial", sources, nodeid=path)
+    rest = sorted(paths - selected.keys())
+    if rest and graph.files is not None and reached:
+        _add_naming_files(hits, _reached_names(graph, reached), _words(graph.files, rest), "partial")
 
 
 def add_exec_made_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]]) -> None:
@@ -310,6 +347,11 @@ def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> di
 
 def _matches_pattern(pattern: str, name: str) -> bool:
     return fnmatch.fnmatchcase(name, pattern)
+
+
+def _words(files: SnapshotFiles, paths: Iterable[str]) -> dict[str, set[str]]:
+    """The identifiers in the text of each file (read from the snapshot, not from the index)."""
+    return {path: set(IDENTIFIER.findall((files.read_tracked(path) or b"").decode("utf-8", "replace"))) for path in paths}
 
 
 def _add_naming_files(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +340,55 @@ def test_a_test_file_over_the_size_limit_is_selected_whole_when_it_names_reached
     assert "tests/test_big_other.py" not in tests  # it names nothing the change reaches
     code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", str(repo.parent / "index.db"))
     assert code == 0 and "tests/test_big_api.py" in out.split()
+
+
+PARTLY_PARSED = """\
+from pkg.core import api
+from pkg.store import connect
+
+
+class TestContinued:
+    def test_api(self):
+        assert api(1)
+
+    def test_dedented(self):
+        (self
+      .
+    attr
+  ) = 4
+        assert self.attr == 4
+
+    def test_connect(self):
+        assert connect()
+"""
+
+
+def test_a_test_file_parsed_only_in_part_is_selected_as_a_file(tmp_path: Path, capsys: Any) -> None:
+    # executing's test_main.py: lines continued below their block's indentation, which Python accepts and tree-sitter
+    # does not; the methods after them are the module's functions in the index, ids pytest would not find
+    repo = project(tmp_path)
+    write(repo, "tests/test_partly.py", PARTLY_PARSED)
+    commit(repo, "partly parsed")
+    db = str(repo.parent / "index.db")
+    assert run_cli(capsys, "index", "--repo", str(repo), "--db", db)[0] == 0
+    code, out, _ = run_cli(capsys, "stats", "--format", "json", "--repo", str(repo), "--db", db)
+    assert code == 0 and json.loads(out)["files_with_syntax_errors"] == 1  # what tree-sitter makes of it
+
+    edit(repo, "pkg/store.py", "return object()", "return object() or None")  # connect: only the lost method calls it
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_partly.py"] == (1, "partial")
+    assert not [t for t in tests if t.startswith("tests/test_partly.py::")]  # no id of the file's tests, right or wrong
+    assert run_pytest(repo, ["tests/test_partly.py"]) == "3 passed"
+
+    git(repo, "checkout", "pkg/store.py")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf <- mid <- top <- api <- test_api
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_partly.py"] == (4, "partial")
+    assert tests["tests/test_chain.py::test_api"] == (4, "graph")  # a file parsed whole keeps its ids
+
+    git(repo, "checkout", "pkg/core.py")
+    edit(repo, "pkg/core.py", "return 0", "return 1")  # Shape.area: the file names nothing it reaches
+    assert "tests/test_partly.py" not in selected(review(capsys, repo))
 
 
 def test_a_test_module_that_execs_code_is_selected_whole_when_a_change_reaches_what_it_imports(
