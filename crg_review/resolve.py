@@ -118,6 +118,8 @@ _PROTOCOL_METHODS = frozenset(
 PROTOCOL_METHODS = _PROTOCOL_METHODS
 #: the most lines a class body's ``x = property(...)`` (or staticmethod) statement is read over for its functions
 _STATEMENT_LINES = 8
+#: how a name binds a definition itself: in its file, through an import, as a module's attribute
+_DEFINITION_BINDINGS = frozenset(("local", "import", "reexport", "module", "package"))
 #: confidence of an override reached from a typed receiver when there are at most two (then it falls)
 _TYPED_DISPATCH_CONFIDENCE = 0.6
 #: references of a member looked up by a literal name prefix (``getattr(self, f"visit_{...}")``; ``getattrcall``
@@ -258,6 +260,7 @@ class Resolver:
         self._subclass_queries = 0
         self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
+        self._constructed_vars: dict[int, frozenset[tuple[int, str, str]]] = {}  # :meth:`_constructions`
         self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
         self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
         self._stored_facts: dict[int, dict[int, list[tuple[str, str]]]] = {}  # file → :meth:`stored_methods`
@@ -1674,6 +1677,7 @@ class Resolver:
                 log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.file(fid)[0])
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self._facts.pop(fid, None)
+            self._constructed_vars.pop(fid, None)
             self._alias_names.pop(fid, None)
             self._tables.pop(fid, None)
             self._scoped_lookups.clear()
@@ -2488,7 +2492,12 @@ class Resolver:
                     if not bound and kind in ("call", "attr"):
                         out_typed.extend(self._getattr_hook(cls_sym.id, name, call=kind == "call"))
                 if kind in ("call", "attr"):
-                    out_typed.extend(self._typed_dispatch(cls_sym, name))
+                    overrides = self._typed_dispatch(cls_sym, name)
+                    # an instance the scope constructs runs its class's own methods, not a subclass's overrides
+                    if overrides and not (
+                        not rest and language == "python" and cls_sym.id in self._constructed(fid, scope, receiver)
+                    ):
+                        out_typed.extend(overrides)
                 if name == "__getitem__" and language == "python":
                     out_typed.extend(self._missing_hooks(cls_sym))
             if typed and not out_typed and language == "python":
@@ -3161,6 +3170,63 @@ class Resolver:
         if 1 < len(found) <= MAX_CANDIDATES:
             confidence = max(confidence, FAMILY_CONFIDENCE)
         return [Target(o, "dispatch", confidence, len(found)) for o in found]
+
+    def _constructed(self, fid: int, scope: Sym, var: str) -> frozenset[int]:
+        """The classes a variable of ``scope`` holds an instance of because it constructs them: each fact the scope
+        states of it is ``var = Cls(...)`` or an annotation naming a class, and at least one names it by a call of
+        the class. Such an instance runs its class's methods, never a subclass's override (stevedore's tests make
+        ``em = ExtensionManager(...)``: ``em["t1"]`` is not HookManager.__getitem__), as ``Cls(...).name`` does
+        (:meth:`_member_of_call_result`). Empty when any fact says otherwise (a parameter, a function's result,
+        another variable, ``cls()``), or when the class or an in-repo base has a ``__new__``, which may make a
+        subclass's instance."""
+        if var in _SELF_NAMES or var in _param_names(scope):
+            return frozenset()
+        facts = self._facts_of(fid, scope, var)
+        classes: set[int] = set()
+        called = False
+        for where, (kind, text) in facts:
+            name_text = _type_name(text) if kind == "assign" else ""
+            if not name_text or name_text in _SELF_NAMES:
+                return frozenset()
+            receiver, _, name = name_text.rpartition(".")
+            head = name_text.partition(".")[0]
+            if (
+                head in _SELF_NAMES  # `self.__class__(...)`: the instance's class, maybe a subclass
+                # a variable holding class objects, not the class's own name (bigtree's `node_type: Type[Node] = Node`)
+                or any(head in _param_names(s) for s in self._scope_chain(where))
+                or self._facts_of(where.file_id, where, head)
+            ):
+                return frozenset()
+            targets = self._resolve_name(where.file_id, where, name, receiver, "type")
+            found = [t.sym for t in targets]
+            if (
+                not found
+                or any(t.resolution not in _DEFINITION_BINDINGS for t in targets)
+                or any(c.kind not in _CLASS_KINDS or self.member(c.id, "__new__") is not None for c in found)
+            ):
+                return frozenset()
+            # `em = ExtensionManager(...)` calls the class on the line it assigns; an annotation alone (`em: T`) does not
+            called = called or (where.id, var, text) in self._constructions(where.file_id)
+            classes.update(c.id for c in found)
+        return frozenset(classes) if called else frozenset()
+
+    def _constructions(self, fid: int) -> frozenset[tuple[int, str, str]]:
+        """(scope, variable, callee) of the file's ``var = callee(...)``: an assignment fact with a call of that name
+        on its line."""
+        found = self._constructed_vars.get(fid)
+        if found is None:
+            found = frozenset(
+                (scope, var, callee)
+                for scope, var, callee in self.conn.execute(
+                    "SELECT a.scope_id, a.name, a.receiver FROM refs a JOIN refs c ON c.file_id = a.file_id"
+                    " AND c.scope_id = a.scope_id AND c.line = a.line AND c.kind = 'call'"
+                    " AND (CASE WHEN c.receiver = '' THEN c.name ELSE c.receiver || '.' || c.name END) = a.receiver"
+                    " WHERE a.file_id = ? AND a.kind = 'assign'",
+                    (fid,),
+                )
+            )
+            self._constructed_vars[fid] = found
+        return found
 
     def _member_of_call_result(
         self, fid: int, scope: Sym, name: str, callee: str, methods: Sequence[str] = ()

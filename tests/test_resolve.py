@@ -4218,3 +4218,37 @@ def test_a_function_given_to_a_function_of_another_file_that_calls_a_parameter_i
     assert calls(edges, "util.py::keep") == set()  # it keeps what it is given, never calls it
     # what a test gives is no use of the project's function by the project (boltons' `remap(..., enter=enter)`)
     assert not {e for e in calls(edges, "util.py::visit_tree") if e[0] == "test_util.py"}
+
+
+MANAGERS = (
+    "class Manager:\n    def get(self, name):\n        return name\n\n"
+    "    def again(self):\n        other = self.__class__()\n        return other.get('a')\n\n\n"
+    "class Hooks(Manager):\n    def get(self, name):\n        return [name]\n"
+)
+
+
+def test_an_instance_a_scope_constructs_runs_its_own_class_methods_not_the_overrides(repo: Path, tmp_path: Path) -> None:
+    # stevedore's tests: `em = extension.ExtensionManager(...)` then `em["t1"]`, never HookManager.__getitem__
+    uses = (
+        "from pkg import managers\nfrom pkg.managers import Manager\n\n\n"
+        "def exact():\n    m: Manager\n    m = managers.Manager()\n    return m.get('a')\n\n\n"
+        "def given(m: Manager):\n    return m.get('a')\n\n\n"
+        "def build() -> Manager:\n    return managers.Hooks()\n\n\n"
+        "def declared():\n    m: Manager = build()\n    return m.get('a')\n\n\n"
+        "def either(flag):\n    m = Manager()\n    if flag:\n        m = build()\n    return m.get('a')\n\n\n"
+        "def of_kind(kind: type[Manager] = Manager):\n    m = kind()\n    return m.get('a')\n"
+    )
+    files = {"pkg/__init__.py": "", "pkg/managers.py": MANAGERS, "pkg/uses.py": uses}
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "pkg/uses.py::exact") >= {("pkg/managers.py", "Manager.get", "typed")}
+    assert ("pkg/managers.py", "Hooks.get", "dispatch") not in calls(edges, "pkg/uses.py::exact")
+    # a parameter, a function's result, a class object given (bigtree's `node_type: Type[Node] = Node`), the instance's
+    # own class (boolean.py's `self.__class__(*args)`): maybe a subclass's instance
+    for scope in ("uses.py::given", "uses.py::declared", "uses.py::either", "uses.py::of_kind", "managers.py::Manager.again"):
+        assert ("pkg/managers.py", "Hooks.get", "dispatch") in calls(edges, f"pkg/{scope}")
+    # a class whose __new__ may make another class's instance: the overrides stay
+    made = MANAGERS.replace("class Manager:\n", "class Manager:\n    def __new__(cls, *args):\n        return object.__new__(Hooks)\n\n")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/managers.py": made})
+    assert ("pkg/managers.py", "Hooks.get", "dispatch") in calls(edges, "pkg/uses.py::exact")
+    edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/managers.py": MANAGERS})
+    assert ("pkg/managers.py", "Hooks.get", "dispatch") not in calls(edges, "pkg/uses.py::exact")
