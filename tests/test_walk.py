@@ -2357,3 +2357,31 @@ def test_a_function_a_parameter_defaults_to_is_reached_from_the_users_of_that_fu
     edit(repo, "pkg/f.py", "return str(obj)", "return str(obj) + ''")
     commit(repo, "change the default encoder")
     assert {t["qualname"] for t in review(capsys, repo, "HEAD~1..HEAD")["tests"]} == {"test_dump"}
+
+
+def test_a_method_nothing_calls_in_a_test_class_a_library_makes_selects_its_file(tmp_path: Path, capsys: Any) -> None:
+    # clize: `Fixtures = repeated_test.WithTestClass(Tests)`; `class DecoHelpTests(FunctionFixtures)` holds tuples its
+    # metaclass makes into `test_<name>` methods calling `_test`: nothing in the index calls `_test`
+    repo = project(tmp_path)
+    write(
+        repo,
+        "tests/fixtures.py",
+        "import unittest\n\nfrom repeated import WithTestClass\n\nFixtures = WithTestClass(unittest.TestCase)\n\n\n"
+        "class ApiFixtures(Fixtures):\n    pass\n",
+    )
+    write(
+        repo,
+        "tests/test_made.py",
+        "from pkg.core import api\nfrom tests.fixtures import ApiFixtures\n\n\nclass ApiTests(ApiFixtures):\n"
+        "    def _test(self, x, expected):\n        self.assertEqual(api(x), expected)\n\n    one = 1, 5\n",
+    )
+    write(
+        repo,
+        "tests/test_plain.py",
+        "from pkg.core import api\n\n\nclass ApiHelperTests:\n    def _check(self):\n        return api(2)\n",
+    )
+    commit(repo, "made tests")
+    edit(repo, "pkg/core.py", "return x + 1", "return x + 1 + 0")  # leaf <- mid <- top <- api <- ApiTests._test
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_made.py"] == (4, "graph")
+    assert not [t for t in tests if t.startswith("tests/test_plain.py")]  # a plain class: pytest collects nothing there
