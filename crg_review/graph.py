@@ -1900,15 +1900,15 @@ class Graph:
         return out
 
     def in_made_test_class(self, method: Node) -> bool:
-        """Whether ``method`` belongs to a module-level class of a test module, named as test classes are
-        (``Test*``, ``*Test``, ``*Tests``), that the index does not know as a test class because it or an in-repo base
+        """Whether ``method`` belongs to a module-level class of a test module named ``*Test`` or ``*Tests`` (a ``Test*``
+        one is a test class already) that the index does not know as a test class because it or an in-repo base
         derives from a class it cannot see (``Fixtures = repeated_test.WithTestClass(Tests)``)."""
         if method.parent_id is None or not method.in_test_file:
             return False
         cls = self.nodes([method.parent_id]).get(method.parent_id)
         if cls is None or cls.kind not in CLASS_KINDS or cls.is_test or cls.parent_id != self.module_symbol(cls.file_id):
             return False
-        if not (cls.name.startswith(PYTEST_CLASS_PREFIX) or cls.name.endswith(("Test", "Tests"))):
+        if not cls.name.endswith(("Test", "Tests")):
             return False
         return any(self._has_outside_base(c) for c in (cls.id, *self._transitive(cls.id, "bases")))
 

@@ -3186,7 +3186,7 @@ class Resolver:
         called = False
         for where, (kind, text) in facts:
             name_text = _type_name(text) if kind == "assign" else ""
-            if not name_text or name_text in _SELF_NAMES:
+            if not name_text:
                 return frozenset()
             receiver, _, name = name_text.rpartition(".")
             head = name_text.partition(".")[0]
@@ -3215,15 +3215,19 @@ class Resolver:
         on its line."""
         found = self._constructed_vars.get(fid)
         if found is None:
+            # two scans of the file's references (a self-join on the line went over every reference per assignment)
+            calls = {
+                (scope, line, f"{receiver}.{name}" if receiver else name)
+                for scope, line, name, receiver in self.conn.execute(
+                    "SELECT scope_id, line, name, receiver FROM refs WHERE file_id = ? AND kind = 'call'", (fid,)
+                )
+            }
             found = frozenset(
                 (scope, var, callee)
-                for scope, var, callee in self.conn.execute(
-                    "SELECT a.scope_id, a.name, a.receiver FROM refs a JOIN refs c ON c.file_id = a.file_id"
-                    " AND c.scope_id = a.scope_id AND c.line = a.line AND c.kind = 'call'"
-                    " AND (CASE WHEN c.receiver = '' THEN c.name ELSE c.receiver || '.' || c.name END) = a.receiver"
-                    " WHERE a.file_id = ? AND a.kind = 'assign'",
-                    (fid,),
+                for scope, line, var, callee in self.conn.execute(
+                    "SELECT scope_id, line, name, receiver FROM refs WHERE file_id = ? AND kind = 'assign'", (fid,)
                 )
+                if (scope, line, callee) in calls
             )
             self._constructed_vars[fid] = found
         return found
