@@ -610,7 +610,23 @@ def _window_step(src: Node, dst: Node) -> int:
     counts: django's form and field methods call one another, and counting them free doubled the tests of a
     validator)."""
     same = src.kind == "method" and dst.kind == "method" and src.parent_id == dst.parent_id
-    return 0 if same and dst.name.startswith("_") and not dst.name.startswith("__") else 1
+    if same and dst.name.startswith("_") and not dst.name.startswith("__"):
+        return 0
+    return 0 if _loads_once(dst) else 1
+
+
+#: decorators that memoise a function's result for the process (with or without arguments: ``@lru_cache(maxsize=1)``)
+_MEMOISERS = frozenset(("cache", "functools.cache", "lru_cache", "functools.lru_cache"))
+
+
+def _loads_once(node: Node) -> bool:
+    """Whether ``node`` is a Python function without parameters whose result is memoised
+    (``@functools.cache def _load_models()``): it computes once what every caller shares (a model file parsed, a
+    registry built), whatever the caller, so a call of it counts nothing for the test window (chardet's
+    `parse_models_bin`, parsed by such a loader eight calls below `detect`, has a unit test at depth 1 too)."""
+    if node.kind != "function" or node.language != "python" or node.decorators_json == "[]" or node.params_json != "[]":
+        return False
+    return any(d.partition("(")[0].strip() in _MEMOISERS for d in node.decorators)
 
 
 def _makes_closure(e: EdgeIn, node: Node) -> bool:

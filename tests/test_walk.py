@@ -574,6 +574,37 @@ def test_calls_of_private_methods_of_one_class_do_not_close_the_test_window(tmp_
     assert tests["tests/test_parser.py::test_parse"] == (12, "graph")  # one object's work: one step of the window
 
 
+def test_calls_of_a_memoised_loader_without_parameters_do_not_close_the_test_window(tmp_path: Path, capsys: Any) -> None:
+    repo = project(tmp_path)
+    # detect -> s1 -> ... -> s4 -> tables -> (cached) _load -> parse_tables: seven calls from the public API, and a
+    # unit test of parse_tables at depth 1
+    chain = "".join(f"def s{i}(data):\n    return s{i + 1}(data)\n\n\n" for i in range(1, 4))
+    write(
+        repo,
+        "pkg/detect.py",
+        "import functools\n\n\ndef parse_tables(raw):\n    return {'t': raw}\n\n\n"
+        "@functools.cache\ndef _load():\n    return parse_tables(b'models')\n\n\n"
+        "def tables():\n    return _load()\n\n\n" + chain + "def s4(data):\n    return tables()\n\n\n"
+        "def detect(data):\n    return s1(data)\n",
+    )
+    write(
+        repo,
+        "tests/test_detection.py",
+        "from pkg.detect import detect, parse_tables\n\n\ndef test_parse_tables():\n    assert parse_tables(b'x')\n\n\n"
+        "def test_detect():\n    assert detect(b'abc')\n",
+    )
+    commit(repo, "a model file parsed once, deep below the public API")
+    edit(repo, "pkg/detect.py", "{'t': raw}", "{'tables': raw}")
+    tests = selected(review(capsys, repo))
+    assert tests["tests/test_detection.py::test_parse_tables"] == (1, "graph")
+    # eight edges deep, past the window (1 + 6), but the call of the loader counts nothing for it
+    assert tests["tests/test_detection.py::test_detect"] == (8, "graph")
+    edit(repo, "pkg/detect.py", "@functools.cache\n", "")  # a loader run on every call: calls of it count as any do
+    commit(repo, "no cache")
+    edit(repo, "pkg/detect.py", "{'tables': raw}", "{'t': raw}")
+    assert "tests/test_detection.py::test_detect" not in selected(review(capsys, repo))
+
+
 def test_a_fixture_named_by_a_lazy_fixture_string_is_taken_by_the_parametrized_test(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     write(
