@@ -449,6 +449,10 @@ class Graph:
             )
         }
 
+    def descendants(self, class_id: int) -> list[int]:
+        """In-repo subclasses at any depth, nearest first."""
+        return self._transitive(class_id, "subclasses")
+
     def family(self, classes: Iterable[int]) -> set[int]:
         """The classes an instance of one of ``classes`` may also be an instance of, or be seen as: each class, its
         in-repo bases and its subclasses."""

@@ -287,15 +287,29 @@ def _analyze(
         reached |= h.sources
     covered_paths = {nodes[sid].path for sid, i in index_of.items() if reached >> i & 1 and sid in nodes}
     names_by_path: dict[str, set[str]] = {}
+    methods_by_path: dict[str, dict[str, set[int]]] = {}  # names of changed methods, with their classes
+    others: set[tuple[str, str]] = set()  # (path, name) of other changed symbols
     for sid in starts:
         n = nodes.get(sid)
         if n is not None and n.kind != "module":
             names_by_path.setdefault(n.path, set()).add(n.name)
+            if n.kind == "method" and n.parent_id is not None:
+                methods_by_path.setdefault(n.path, {}).setdefault(n.name, set()).add(n.parent_id)
+            else:
+                others.add((n.path, n.name))
     for r in touched.removed:
         names_by_path.setdefault(r.path, set()).add(r.symbol.name)
+        others.add((r.path, r.symbol.name))
+    for path, name in others:  # a name some other changed symbol has too counts wherever it is named
+        methods_by_path.get(path, {}).pop(name, None)
     found_files = {h.node.path for h in hits.values()}
     conv = convention_tests(
-        graph, {p: conv_files[p] for p in touched.changed_paths}, names_by_path, covered_paths, found_files
+        graph,
+        {p: conv_files[p] for p in touched.changed_paths},
+        names_by_path,
+        covered_paths,
+        found_files,
+        methods_by_path,
     )
     conv_paths = {path for path, tests in conv.items() if tests}
     for t in (t for tests in conv.values() for t in tests):

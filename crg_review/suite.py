@@ -448,19 +448,22 @@ def convention_tests(
     names_by_path: dict[str, set[str]],
     covered_paths: set[str],
     found_files: set[str],
+    methods_by_path: dict[str, dict[str, set[int]]] | None = None,
 ) -> dict[str, list[Node]]:
     """By changed path, the tests in its convention files (``files_by_path``: ``test_<module>.py`` / ``<module>_test.py``
     for a changed ``<module>.py``, :func:`convention_files`): those that name a
     changed symbol, or every test of the file when the graph found no test for that module at all; for a module of
     a family (``lang_RU.py`` among ``lang_*.py``), also when it found none in that file (``found_files``: num2words's
-    changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string)."""
+    changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string).
+    ``methods_by_path``: of the names, those only of changed methods, with their classes: a test naming such a name
+    counts only where it deals with one of those classes or their subclasses (:func:`_deals_with`)."""
     out: dict[str, list[Node]] = {}
     for path, files in sorted(files_by_path.items()):
         if not files:
             continue
         tests = graph.tests_in_files(files)
         names = names_by_path.get(path, set())
-        naming = _tests_naming(graph, tests, names) if names else []
+        naming = _tests_naming(graph, tests, names, (methods_by_path or {}).get(path, {})) if names else []
         if naming:
             out[path] = naming
         elif path not in covered_paths or (found_files.isdisjoint(files) and in_family(graph, path)):
@@ -513,17 +516,61 @@ def _convention_names(stem: str) -> tuple[str, ...]:
     return tuple(name for w in words for name in (f"test_{w}.py", f"{w}_test.py"))
 
 
-def _tests_naming(graph: Graph, tests: list[Node], names: set[str]) -> list[Node]:
+def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dict[str, set[int]]) -> list[Node]:
+    """The tests that name one of ``names``; for a name in ``methods`` (method name → its classes), only those that
+    deal with one of the classes or their subclasses."""
     if not tests:
         return []
     ids = {t.id: t for t in tests}
-    found: list[Node] = []
+    named: dict[int, set[str]] = {}
     name_list = sorted(names)
     for chunk in chunks(sorted(ids)):
         ph = ",".join("?" * len(chunk))
         nph = ",".join("?" * len(name_list))
-        for (scope,) in graph.conn.execute(
-            f"SELECT DISTINCT scope_id FROM refs WHERE scope_id IN ({ph}) AND name IN ({nph})", [*chunk, *name_list]
+        for scope, name in graph.conn.execute(
+            f"SELECT DISTINCT scope_id, name FROM refs WHERE scope_id IN ({ph}) AND name IN ({nph})", [*chunk, *name_list]
         ):
-            found.append(ids[scope])
+            named.setdefault(scope, set()).add(name)
+    classes: dict[str, tuple[set[str], set[int]]] = {}  # method name → the names and ids of its classes' family
+    for method, owners in methods.items():
+        family = {c for owner in owners for c in (owner, *graph.descendants(owner))}
+        members = {m.id for c in family for m in graph.children(c)}
+        classes[method] = ({n.name for n in graph.nodes(family).values()}, family | members)
+    found = [
+        ids[scope]
+        for scope, hit in named.items()
+        if any(name not in classes or _deals_with(graph, ids[scope], *classes[name]) for name in hit)
+    ]
     return sorted(found, key=lambda t: (t.path, t.start_line))
+
+
+def _deals_with(graph: Graph, test: Node, names: set[str], ids: set[int]) -> bool:
+    """Whether a test deals with one of a family of classes (their ``names``; ``ids``: theirs and their members'):
+    its test class is named after one (``TestTuple`` for ``Tuple``), or it, a definition in it or another member of
+    its class names one or uses one (colander's ``def _makeOne(self): return Tuple()``; ``schema_type =
+    colander.Int`` in a class a test defines, ``Int`` being ``Integer``). A method name alone says little:
+    ``test_colander.py`` calls ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize`` fails
+    seven of them."""
+    scopes = [test.id]
+    parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
+    if parent is not None and parent.kind in CLASS_KINDS:
+        lowered = parent.name.lower()
+        if any(n.lower() in lowered for n in names):
+            return True
+        scopes += [parent.id, *(c.id for c in graph.children(parent.id) if c.id != test.id)]
+    inner = [c.id for c in graph.children(test.id)]
+    while inner:  # what the test defines (a class of its own deriving from the project's)
+        scopes += inner
+        inner = [c.id for i in inner for c in graph.children(i)]
+    marks = ",".join("?" * len(scopes))
+    wanted = sorted(names)
+    if graph.conn.execute(
+        f"SELECT 1 FROM refs WHERE scope_id IN ({marks}) AND name IN ({','.join('?' * len(wanted))}) LIMIT 1",
+        [*scopes, *wanted],
+    ).fetchone():
+        return True
+    # (a call matched by name only is no use of a class: `x.update()` is named, not known to be a Tuple's)
+    rows = graph.conn.execute(
+        f"SELECT dst_id FROM edges WHERE src_id IN ({marks}) AND resolution NOT IN ('name-match', 'receiver-name')", scopes
+    )
+    return any(dst in ids for (dst,) in rows)
