@@ -54,6 +54,10 @@ __all__ = [
 ]
 
 
+#: folders that hold a project's packages rather than name one (``src/jaraco/text``: the namespace is ``jaraco``)
+_SOURCE_ROOTS = frozenset(("src", "lib", "python"))
+
+
 class SnapshotFiles(Protocol):
     """The files of the indexed snapshot, parsed or not (a :class:`~crg_review.workspace.Workspace`)."""
 
@@ -1804,10 +1808,13 @@ class Graph:
             self._doctest = doctest_settings(self.files.read_tracked)
         return self._doctest
 
-    def import_name(self, path: str) -> str | None:
+    def import_name(self, path: str, namespace: bool = False) -> str | None:
         """The module name pytest imports a Python file of a package under: its path from the topmost folder
         of the package (``src/pkg/mod.py`` → ``pkg.mod`` when ``src/`` is no package). None for a file in a
-        folder that is no package: pytest names it by its import mode (``tool`` or ``scripts.tool``)."""
+        folder that is no package: pytest names it by its import mode (``tool`` or ``scripts.tool``).
+        ``namespace`` (pytest's ``consider_namespace_packages``): the folders above the package that are none count
+        as namespace packages up to the root or a ``src`` folder (``jaraco/text/__init__.py`` → ``jaraco.text``:
+        pytest takes the first name above that Python can import, most often the one from there)."""
         if self._packages is None:
             rows = self.conn.execute("SELECT path FROM files WHERE path LIKE '%__init__.py'")  # (_: any character)
             self._packages = frozenset(posixpath.dirname(r[0]) for r in rows if r[0].endswith("/__init__.py"))
@@ -1817,6 +1824,9 @@ class Graph:
         top = len(folders)
         while top > 0 and "/".join(folders[:top]) in self._packages:
             top -= 1
+        if namespace:
+            while top > 0 and folders[top - 1] not in _SOURCE_ROOTS and folders[top - 1].isidentifier():
+                top -= 1
         stem = posixpath.basename(path).removesuffix(".py")
         return ".".join(folders[top:] + ([] if stem == "__init__" else [stem]))
 

@@ -41,6 +41,9 @@ class DoctestSettings:
     # the root conftest.py's `pytest_collect_file` makes a DoctestModule of Python files (babel's, for the files of
     # its package): the docstring examples of the project's modules run as with --doctest-modules
     conftest_modules: bool = False
+    # `consider_namespace_packages = true`: pytest names a module of a package inside namespace folders (no
+    # `__init__.py`) by its full import name, `jaraco.text` for jaraco/text/__init__.py, not `text`
+    namespace_packages: bool = False
 
     def collects_from(self, path: str) -> bool:
         """Whether a plain ``pytest`` run collects from ``path`` (it is below ``testpaths``, or none is set)."""
@@ -70,7 +73,7 @@ def doctest_settings(read: Callable[[str], bytes | None]) -> DoctestSettings:
     """The doctest settings of the repository whose root files ``read`` returns (None: no such file).
     Unreadable or malformed settings count as none (pytest would stop on them anyway)."""
     options = _options(read)
-    settings = _settings(options[0], options[1]) if options is not None else DoctestSettings()
+    settings = _settings(options[0], options[1], options[3]) if options is not None else DoctestSettings()
     conftest = (read("conftest.py") or b"").decode("utf-8", "replace")
     if re.search(r"^def pytest_collect_file\b", conftest, re.MULTILINE) and re.search(r"\bDoctestModule\b", conftest):
         settings = replace(settings, conftest_modules=True)
@@ -84,8 +87,8 @@ def python_files_setting(read: Callable[[str], bytes | None]) -> tuple[str, ...]
     return tuple(options[2]) if options is not None and options[2] else None
 
 
-def _options(read: Callable[[str], bytes | None]) -> tuple[list[str], list[str], list[str]] | None:
-    """(addopts, testpaths, python_files) of the first settings file with pytest's section."""
+def _options(read: Callable[[str], bytes | None]) -> tuple[list[str], list[str], list[str], bool] | None:
+    """(addopts, testpaths, python_files, consider_namespace_packages) of the first settings file with pytest's section."""
     for name, section in SETTINGS_FILES:
         data = read(name)
         if data is None:
@@ -97,7 +100,7 @@ def _options(read: Callable[[str], bytes | None]) -> tuple[list[str], list[str],
     return None
 
 
-def _ini_options(text: str, section: str) -> tuple[list[str], list[str], list[str]] | None:
+def _ini_options(text: str, section: str) -> tuple[list[str], list[str], list[str], bool] | None:
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
@@ -106,10 +109,15 @@ def _ini_options(text: str, section: str) -> tuple[list[str], list[str], list[st
     if not parser.has_section(section):
         return None
     items = parser[section]
-    return _split(items.get("addopts", "")), items.get("testpaths", "").split(), items.get("python_files", "").split()
+    return (
+        _split(items.get("addopts", "")),
+        items.get("testpaths", "").split(),
+        items.get("python_files", "").split(),
+        _true(items.get("consider_namespace_packages", "")),
+    )
 
 
-def _toml_options(text: str) -> tuple[list[str], list[str], list[str]] | None:
+def _toml_options(text: str) -> tuple[list[str], list[str], list[str], bool] | None:
     if "pytest" not in text:  # no table of pytest's (every spelling of it names pytest): nothing to parse
         return None
     try:
@@ -132,7 +140,13 @@ def _toml_options(text: str) -> tuple[list[str], list[str], list[str]] | None:
         words(table.get("addopts", "")),
         [str(p) for p in words(table.get("testpaths", []))],
         [str(p) for p in words(table.get("python_files", []))],
+        _true(table.get("consider_namespace_packages", False)),
     )
+
+
+def _true(value: object) -> bool:
+    """An ini or TOML boolean as pytest reads one (``true``, ``1``, ``yes``, ``on``; TOML's own true)."""
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "1", "yes", "on"))
 
 
 def _split(text: str) -> list[str]:
@@ -142,7 +156,7 @@ def _split(text: str) -> list[str]:
         return text.split()
 
 
-def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
+def _settings(addopts: list[str], testpaths: list[str], namespace_packages: bool) -> DoctestSettings:
     globs: list[str] = []
     for i, word in enumerate(addopts):
         if word == "--doctest-glob" and i + 1 < len(addopts):
@@ -154,6 +168,7 @@ def _settings(addopts: list[str], testpaths: list[str]) -> DoctestSettings:
         globs=tuple(globs) or (DEFAULT_GLOB,),
         testpaths=_testpaths(testpaths),
         configured=True,
+        namespace_packages=namespace_packages,
     )
 
 

@@ -158,7 +158,7 @@ def add_doctests(
             named = _doctest_named(graph, node)
             if named is None:  # doctest never looks inside a function: no example of a nested definition runs
                 return
-            module = graph.import_name(node.path)
+            module = graph.import_name(node.path, settings.namespace_packages)
             # (`index#3`, the third definition of the name: the one the class keeps, whose doctest runs as `index`)
             name = module if node.kind == "module" else f"{module}.{first_name(node.qualname)}"
             # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know;

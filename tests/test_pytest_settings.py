@@ -91,3 +91,12 @@ def test_testpaths_are_folders_of_the_repository_and_may_be_globs() -> None:
     globbed = doctest_settings(reader({"pytest.ini": "[pytest]\ntestpaths = src/*/tests\n"}))
     assert globbed.collects_from("src/pkg/tests/test_x.py")
     assert not globbed.collects_from("src/pkg/test_x.py")
+
+
+def test_consider_namespace_packages_is_read_from_ini_and_toml_files() -> None:
+    ini = "[pytest]\naddopts = --doctest-modules\nconsider_namespace_packages = true\n"
+    assert doctest_settings(reader({"pytest.ini": ini})).namespace_packages
+    assert not doctest_settings(reader({"pytest.ini": ini.replace("true", "false")})).namespace_packages
+    toml = "[tool.pytest.ini_options]\nconsider_namespace_packages = true\n"
+    assert doctest_settings(reader({"pyproject.toml": toml})).namespace_packages
+    assert not doctest_settings(reader({"pyproject.toml": "[tool.pytest.ini_options]\naddopts = '-q'\n"})).namespace_packages

@@ -292,6 +292,31 @@ def test_doctest_ids_name_what_doctest_collects(tmp_path: Path, capsys: Any) -> 
     assert code == 0 and run_pytest(repo, out.split()) == "4 passed"
 
 
+def test_doctest_ids_of_a_package_in_a_namespace_follow_consider_namespace_packages(tmp_path: Path, capsys: Any) -> None:
+    # jaraco.text: jaraco/ has no __init__.py, and with `consider_namespace_packages = true` pytest names the doctests of
+    # jaraco/text/__init__.py `jaraco.text.wrap`; without the setting, `text.wrap`
+    repo = make_repo(tmp_path / "repo")
+    settings = "[pytest]\naddopts = --doctest-modules --import-mode importlib\nconsider_namespace_packages = true\n"
+    write(repo, "pytest.ini", settings)
+    write(
+        repo,
+        "ns/text/__init__.py",
+        'def wrap(s):\n    """\n    >>> wrap("a")\n    \'[a]\'\n    """\n    return "[" + s + "]"\n',
+    )
+    commit(repo, "a package in a namespace")
+    edit(repo, "ns/text/__init__.py", 'return "[" + s + "]"', 'return "[" + s + "]" + ""')
+    db = str(tmp_path / "index.db")
+    assert selected(review(capsys, repo, "--db", db)) == {"ns/text/__init__.py::ns.text.wrap": (1, "doctest")}
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and run_pytest(repo, out.split()) == "1 passed"
+    write(repo, "pytest.ini", settings.replace("true", "false"))
+    commit(repo, "no namespaces")
+    edit(repo, "ns/text/__init__.py", 'return "[" + s + "]" + ""', 'return "[" + s + "]" + "" + ""')
+    code, out, _ = run_cli(capsys, "tests", "--repo", str(repo), "--db", db)
+    assert code == 0 and out.split() == ["ns/text/__init__.py::text.wrap"]
+    assert run_pytest(repo, out.split()) == "1 passed"
+
+
 def test_doctests_of_reached_docstrings_and_doctest_files_naming_reached_code(tmp_path: Path, capsys: Any) -> None:
     repo = make_repo(tmp_path / "repo")
     for path, text in DOCTESTED.items():
