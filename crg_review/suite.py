@@ -536,41 +536,59 @@ def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dic
         family = {c for owner in owners for c in (owner, *graph.descendants(owner))}
         members = {m.id for c in family for m in graph.children(c)}
         classes[method] = ({n.name for n in graph.nodes(family).values()}, family | members)
+    # a name only of changed methods counts where the test deals with one of their classes (:func:`_uses_of`)
+    checked = [ids[scope] for scope, hit in named.items() if not hit.isdisjoint(classes)]
+    named_classes, used = _uses_of(graph, checked, {n for names, _ in classes.values() for n in names})
     found = [
         ids[scope]
         for scope, hit in named.items()
-        if any(name not in classes or _deals_with(graph, ids[scope], *classes[name]) for name in hit)
+        if any(
+            name not in classes
+            or not named_classes[scope].isdisjoint(classes[name][0])
+            or not used[scope].isdisjoint(classes[name][1])
+            for name in hit
+        )
     ]
     return sorted(found, key=lambda t: (t.path, t.start_line))
 
 
-def _deals_with(graph: Graph, test: Node, names: set[str], ids: set[int]) -> bool:
-    """Whether a test deals with one of a family of classes (their ``names``; ``ids``: theirs and their members'):
-    its test class is named after one (``TestTuple`` for ``Tuple``), or it, a definition in it or another member of
-    its class names one or uses one (colander's ``def _makeOne(self): return Tuple()``; ``schema_type =
-    colander.Int`` in a class a test defines, ``Int`` being ``Integer``). A method name alone says little:
-    ``test_colander.py`` calls ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize`` fails
-    seven of them."""
-    scopes = [test.id]
-    parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
-    if parent is not None and parent.kind in CLASS_KINDS:
-        lowered = parent.name.lower()
-        if any(n.lower() in lowered for n in names):
-            return True
-        scopes += [parent.id, *(c.id for c in graph.children(parent.id) if c.id != test.id)]
-    inner = [c.id for c in graph.children(test.id)]
-    while inner:  # what the test defines (a class of its own deriving from the project's)
-        scopes += inner
-        inner = [c.id for i in inner for c in graph.children(i)]
-    marks = ",".join("?" * len(scopes))
+def _uses_of(graph: Graph, tests: list[Node], names: set[str]) -> tuple[dict[int, set[str]], dict[int, set[int]]]:
+    """By test, the class ``names`` it names and the symbols (ids) it uses, through its context: its test class
+    (named after one of them, ``TestTuple`` for ``Tuple``; the class body and its other members), and what the test
+    defines (a class of its own deriving from the project's). So a changed method's name counts in a test that makes
+    the class (colander's ``def _makeOne(self): return Tuple()``) or names it (``schema_type = colander.Int`` in a
+    class a test defines, ``Int`` being ``Integer``): a method name alone says little, ``test_colander.py`` calls
+    ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize`` fails seven of them."""
+    named: dict[int, set[str]] = {t.id: set() for t in tests}
+    used: dict[int, set[int]] = {t.id: set() for t in tests}
+    context: dict[int, set[int]] = {}  # scope → the tests it is context of
+    lowered = [(n, n.lower()) for n in names]
+    for test in tests:
+        scopes = [test.id]
+        parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
+        if parent is not None and parent.kind in CLASS_KINDS:
+            named[test.id].update(n for n, low in lowered if low in parent.name.lower())
+            scopes += [parent.id, *(c.id for c in graph.children(parent.id))]
+        inner = [c.id for c in graph.children(test.id)]
+        while inner:
+            scopes += inner
+            inner = [c.id for i in inner for c in graph.children(i)]
+        for scope in scopes:
+            context.setdefault(scope, set()).add(test.id)
     wanted = sorted(names)
-    if graph.conn.execute(
-        f"SELECT 1 FROM refs WHERE scope_id IN ({marks}) AND name IN ({','.join('?' * len(wanted))}) LIMIT 1",
-        [*scopes, *wanted],
-    ).fetchone():
-        return True
-    # (a call matched by name only is no use of a class: `x.update()` is named, not known to be a Tuple's)
-    rows = graph.conn.execute(
-        f"SELECT dst_id FROM edges WHERE src_id IN ({marks}) AND resolution NOT IN ('name-match', 'receiver-name')", scopes
-    )
-    return any(dst in ids for (dst,) in rows)
+    for chunk in chunks(sorted(context)):
+        marks = ",".join("?" * len(chunk))
+        for scope, name in graph.conn.execute(
+            f"SELECT scope_id, name FROM refs WHERE scope_id IN ({marks}) AND name IN ({','.join('?' * len(wanted))})",
+            [*chunk, *wanted],
+        ):
+            for t in context[scope]:
+                named[t].add(name)
+        # (a call matched by name only is no use of a class: `x.update()` is named, not known to be a Tuple's)
+        for src, dst in graph.conn.execute(
+            f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({marks}) AND resolution NOT IN ('name-match', 'receiver-name')",
+            chunk,
+        ):
+            for t in context[src]:
+                used[t].add(dst)
+    return named, used
