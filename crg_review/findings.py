@@ -119,6 +119,9 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
         (name,),
     ).fetchall()
     parent_name = removed.parent.name if removed.parent is not None else ""
+    # classes (by the scope's enclosing definition) whose methods now store an instance attribute of the name: there
+    # `self.facts.variables(...)` reads the attribute, not the removed method `facts`
+    stored = _attribute_stores(conn, name) if is_method else set()
     for rid, fid, path, scope, receiver, line, kind in rows:
         if top_level:
             same_file = receiver == "" and (path == removed.path or fid in importing)
@@ -129,6 +132,8 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
             own_file = path == removed.path
             if receiver in ("self", "cls") or receiver.startswith("super"):
                 if not own_file and not _in_subclass_file(conn, fid, parent_name):
+                    continue
+                if receiver == "self" and stored and _enclosing_class(conn, scope) in stored:
                     continue
             elif receiver != parent_name:
                 continue
@@ -142,6 +147,25 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
             seen.add((r.file, r.line))
             unique.append(r)
     return unique
+
+
+def _attribute_stores(conn: sqlite3.Connection, name: str) -> set[int]:
+    """The classes whose methods assign ``self.<name>`` (the enclosing class of each storing scope)."""
+    scopes = {r[0] for r in conn.execute("SELECT DISTINCT scope_id FROM refs WHERE kind='store' AND receiver='self' AND name=?", (name,))}
+    return {c for c in (_enclosing_class(conn, s) for s in scopes) if c is not None}
+
+
+def _enclosing_class(conn: sqlite3.Connection, scope: int) -> int | None:
+    """The class a method (or a function nested in one) belongs to; None outside classes."""
+    sid: int | None = scope
+    while sid is not None:
+        row = conn.execute("SELECT kind, parent_id FROM symbols WHERE id=?", (sid,)).fetchone()
+        if row is None:
+            return None
+        if row[0] in CLASS_KINDS:
+            return sid
+        sid = row[1]
+    return None
 
 
 def _import_resolves(conn: sqlite3.Connection, fid: int, line: int, name: str) -> bool:

@@ -28,6 +28,32 @@ def test_removed_symbol_still_referenced(tmp_path: Path, capsys: Any) -> None:
     assert "tests/test_chain.py::test_api" in selected(data)
 
 
+def test_a_removed_method_whose_name_became_an_attribute_is_no_finding(tmp_path: Path, capsys: Any) -> None:
+    # crg-review's own Resolver: the method `facts` gave way to an attribute `self.facts = FileFacts(conn)`, whose
+    # `self.facts.variables(...)` calls were reported as uses of the removed method
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/resolver.py",
+        "class Facts:\n    def variables(self, fid):\n        return [fid]\n\n\n"
+        "class Resolver:\n    def __init__(self):\n        self.cache = {}\n\n"
+        "    def facts(self, fid):\n        return [fid]\n\n    def resolve(self, fid):\n        return self.facts(fid)\n\n\n"
+        "class Other:\n    def __init__(self):\n        self.facts = 1\n\n    def go(self, r):\n        return r\n",
+    )
+    commit(repo, "a resolver")
+    edit(
+        repo,
+        "pkg/resolver.py",
+        "        self.cache = {}\n\n    def facts(self, fid):\n        return [fid]\n\n    def resolve(self, fid):\n        return self.facts(fid)\n",
+        "        self.facts = Facts()\n\n    def resolve(self, fid):\n        return self.facts.variables(fid)\n",
+    )
+    assert "CRG001" not in [r[0] for r in rules(review(capsys, repo))]
+    # the attribute another class stores is no excuse: a call left in the class that lost the method is a finding
+    git(repo, "checkout", "--", "pkg/resolver.py")
+    edit(repo, "pkg/resolver.py", "    def facts(self, fid):\n        return [fid]\n\n", "")
+    assert ("CRG001", "pkg/resolver.py", 11) in rules(review(capsys, repo))
+
+
 def test_removed_method_still_called_through_self(tmp_path: Path, capsys: Any) -> None:
     repo = project(tmp_path)
     edit(repo, "pkg/core.py", "    def area(self):\n        return 0\n\n", "")
