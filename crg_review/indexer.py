@@ -2,7 +2,7 @@
 
 A snapshot (a commit's tree, the staged index or the working tree) lists paths with their git blob ids.
 Only files whose blob id differs from the stored one are parsed; then every file whose resolution may
-have changed is re-resolved (:func:`resolve.affected_files`). The whole update is one transaction:
+have changed is re-resolved (:func:`affected.affected_files`). The whole update is one transaction:
 a crash leaves the previous index, and a concurrent indexer waits for the write lock.
 
 The index remembers the snapshot it holds (meta ``snapshot``: a git tree plus the paths that differ
@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import languages
+from .affected import affected_files, file_ids, hierarchy_dependents, inherit_pairs
 from .errors import GitError
 from .languages import hooks_for, language_for_path, python
 from .model import ParseResult
-from .resolve import Resolver, affected_files, file_ids, hierarchy_dependents, inherit_pairs
+from .resolve import Resolver
 from .store import EDGE_INDEXES, Store
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ PARALLEL_THRESHOLD = 200
 #: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
 PARSE_AHEAD = 16
 #: the modules whose code decides what the index holds (with every file of ``languages/``)
-_BUILDER_MODULES = ("indexer.py", "model.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py")
+_BUILDER_MODULES = ("affected.py", "indexer.py", "model.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py")
 
 
 @functools.cache

@@ -3,7 +3,7 @@
 The resolver reads the parsed facts of the store (symbols, refs, imports, bases) and writes edges for
 the files it is asked to resolve. Resolving a file is a pure function of the whole index's facts, so an
 incremental update that re-resolves every file whose answer may have changed equals a full rebuild
-(:func:`affected_files` computes that set).
+(:func:`crg_review.affected.affected_files` computes that set).
 
 Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import`` (an import binding),
 ``reexport`` (through another module's import), ``module`` (attribute of an imported module),
@@ -66,11 +66,11 @@ from .model import (
     parameter_callers,
     stored_method,
 )
-from .store import escape_like, path_names
+from .store import escape_like
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver", "affected_files"]
+__all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "ORDERING_METHODS", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver"]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
 #: overrides of a method in at most MAX_FAMILIES class hierarchies)
@@ -1069,7 +1069,7 @@ class Resolver:
     def _through_any_decorator(self, fid: int, fn: Sym, found: Callable[[Sym], Iterable[Sym]]) -> list[Sym]:
         """``found(d)`` for each definition ``d`` the outermost decorator of ``fn``, a function of any file, names. For
         a function of another file than ``fid``: through that file's definitions and imports only (which the store
-        names it for when they change; resolve.affected_files: the functions a changed decorator decorates)."""
+        names it for when they change; affected.affected_files: the functions a changed decorator decorates)."""
         if fn.file_id == fid:
             return self._through_decorator(fid, fn, found)
         named = self._decorator_callee(fn)
@@ -1181,7 +1181,7 @@ class Resolver:
     def _package_modules(self, fid: int, package: str) -> list[Target]:
         """The modules right below a package of the repository (``pkg/ext/x.py``, ``pkg/ext/y/__init__.py``), which
         a loader importing ``f"pkg.ext.{name}"`` may import, each as sure as a dotted string (a module added to or
-        removed from the package names the package in its path: resolve.affected_files takes the loader's file)."""
+        removed from the package names the package in its path: affected.affected_files takes the loader's file)."""
         out: list[Target] = []
         for init in self.module_files(fid, package, 0):
             init_path = self.file(init)[0]
@@ -1416,7 +1416,7 @@ class Resolver:
 
     def _module_alias(self, file_id: int, name: str) -> list[Target]:
         """``OMD = OrderedMultiDict`` at the top of a module: importing ``OMD`` from it gets that definition
-        (:func:`affected_files` re-resolves the importers when what the alias names changes)."""
+        (:func:`affected.affected_files` re-resolves the importers when what the alias names changes)."""
         module = self.module_symbol(file_id)
         aliases = self._module_aliases.get(file_id)
         if aliases is None:  # only these rows: all of another file's facts would stay cached for the whole build
@@ -2317,7 +2317,7 @@ class Resolver:
         """Whether the candidates of a method name are all methods of classes with a common in-repo ancestor
         (one of them or a base they share): then a call of the name is a call of that family's method, on one
         of its classes. (A change of bases re-resolves the files with edges into the classes below it:
-        :func:`hierarchy_dependents`.)"""
+        :func:`affected.hierarchy_dependents`.)"""
         found = self._one_families.get(name)
         if found is None:
             owners = {c.parent_id for c in cands}
@@ -2580,7 +2580,7 @@ class Resolver:
             return []
         out = [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)]
         if call and hook.parent_id is not None:
-            # (a change of what __getattr__ returns re-resolves every file: resolve.affected_files)
+            # (a change of what __getattr__ returns re-resolves every file: affected.affected_files)
             for kind, text in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
                 receiver, _, attr = text.rpartition(".")
                 bound = self.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
@@ -2631,12 +2631,12 @@ class Resolver:
             m = self.member(class_id, "__missing__")
         if m is None and name == "__str__" and fid is not None:
             m = self._repr_for_str(fid, class_id)
-        if m is None and name in _ORDERING and any(
+        if m is None and name in ORDERING_METHODS and any(
             d.rpartition(".")[2] == "total_ordering" for c in self._linearized(class_id) for d in self.sym(c).decorators
         ):
             # `@functools.total_ordering` makes the other comparisons from the one the class defines (attrs'
             # VersionInfo: `vi <= (19, 2)` runs its __lt__)
-            m = next((r for r in (self.member(class_id, root) for root in _ORDERING) if r is not None), None)
+            m = next((r for r in (self.member(class_id, root) for root in ORDERING_METHODS) if r is not None), None)
         return m
 
     def _repr_for_str(self, fid: int, class_id: int) -> Sym | None:
@@ -3484,7 +3484,7 @@ class Resolver:
     def _decorated_with(self, fid: int, decorator: Sym, called: bool | None) -> list[Sym]:
         """The functions ``@decorator`` decorates (``called``: ``@decorator(...)``; None: either), of the file ``fid``
         and of other files (`@validator def email(...)` with `from .utils import validator`: their file says which
-        decorator it is, and storing it names the decorator: resolve.affected_files, "@name")."""
+        decorator it is, and storing it names the decorator: affected.affected_files, "@name")."""
         found = [fn for fn in self._decorated_in(fid) if self._decorates(fn, decorator, called)]
         found.extend(fn for fn in self._decorated_elsewhere(fid, decorator.name) if self._decorates(fn, decorator, called))
         return found
@@ -3717,7 +3717,7 @@ _SETUP_FAMILY = {"setUp": CLASS_TEST_HOOKS}
 #: sibling modules defining a function of one name that make a family of plug-ins (resolve.Resolver._module_family)
 _MODULE_FAMILY_MIN = 3
 #: the comparisons ``functools.total_ordering`` completes from whichever one a class defines (the first of these)
-_ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
+ORDERING_METHODS = ("__lt__", "__le__", "__gt__", "__ge__")
 #: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and
 #: ``setup_function`` (its module-level test functions): python.extra_references
 _MODULE_SETUP_FAMILY = {"setup_module": MODULE_TEST_HOOKS, "setup_function": FUNCTION_TEST_HOOKS}
@@ -3988,287 +3988,3 @@ def _suffix_index(paths: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
         for n in range(1, len(parts)):
             out.setdefault("/" + "/".join(parts[n:]), []).append((p, i))
     return out
-
-
-def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[str], dependents: set[int]) -> set[int]:
-    """Files whose resolution may differ after the changed files were stored: the changed files, files
-    whose edges pointed at symbols that are gone, and files that mention a name whose meaning may have
-    changed (including subclasses' names when a class gained or lost a member).
-
-    A superset is fine (more work); a subset would make the incremental index differ from a full one.
-    """
-    decorated = {n[1:] for n in names if n.startswith("@")}  # store.decorator_marks
-    stated = {n[1:] for n in names if n.startswith("^")}  # store: classes whose facts changed (Resolver._facts_of)
-    names = {n for n in names if not n.startswith(("@", "^"))}
-    if "__eq__" in names:  # `a != b` runs __eq__ where a's class has no __ne__
-        names.add("__ne__")
-    if "total_ordering" in names:  # a class gaining or losing it: its comparisons run other methods
-        names.update(_ORDERING)
-    if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
-        names.add("__getitem__")
-    if "__getattr__" in names or "__setattr__" in names or "__getattribute__" in names:
-        # a class gaining or losing one changes `x.name` for any name it lacks (every store, for __setattr__, of its
-        # instances and of its bases' own methods): every file
-        return {r[0] for r in conn.execute("SELECT id FROM files")}
-    if changed_ids:
-        classes = _with_subclasses(conn, _classes_named(conn, changed_ids, names))
-        if classes:
-            ids = ",".join(str(i) for i in sorted(classes))
-            names.update(r[0] for r in conn.execute(f"SELECT name FROM symbols WHERE id IN ({ids})"))
-    names |= _decorated_by(conn, names)
-    # a name looked up by prefix (`getattr(self, "visit_" + ...)`, a reference named `visit_*`) may be it, or by a
-    # prefix and a tail (`"xpath_{}_function".format(...)`, a reference named `xpath_*_function`)
-    tailed = _tailed_lookups(conn, names)
-    names.update(f"{n[:k]}*" for n in list(names) for k in range(1, len(n)))
-    names |= tailed
-    existing = {r[0] for r in conn.execute("SELECT id FROM files")}
-    affected = (set(changed_ids) | set(dependents) | _subclass_files(conn, changed_ids, stated)) & existing
-    affected |= _relative_package_importers(conn, names)
-    done: set[str] = set()
-    wildcard_files: set[int] = set()
-    alias_files: set[int] = set()
-    module_aliases: set[tuple[str, str]] = set()
-    return_files: set[int] = set()
-    returning: set[tuple[str, str]] = set()
-    while True:
-        name_list = sorted(n for n in names - done if n)
-        if not name_list:
-            decorated |= _decorators_used(conn, affected)
-            return affected | _decorator_files(conn, decorated | {n for n in names if n.isidentifier()})
-        done.update(name_list)
-        for i in range(0, len(name_list), 500):
-            chunk = name_list[i : i + 500]
-            ph = ",".join("?" * len(chunk))
-            for table, column in (
-                ("refs", "name"),
-                ("imports", "name"),
-                ("imports", "module_tail"),
-                ("imports", "alias"),
-                ("bases", "name"),
-            ):
-                affected.update(
-                    r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN ({ph})", chunk)
-                )
-        # a file that re-exports with `import *` passes the change on to the files importing from it
-        ids = ",".join(str(i) for i in sorted(affected - wildcard_files))
-        fresh = {r[0]: r[1] for r in conn.execute(
-            f"SELECT DISTINCT i.file_id, f.path FROM imports i JOIN files f ON f.id=i.file_id "
-            f"WHERE i.name='*' AND i.file_id IN ({ids or 'NULL'})"
-        )}
-        wildcard_files.update(fresh)
-        for path in fresh.values():
-            names.update(path_names(path))
-        # facts of the affected files whose text names something whose meaning may have changed: `OMD =
-        # OrderedMultiDict` (`json = JSONBackend()`) at the top of a file, so the files importing OMD are affected too
-        # (Resolver._module_alias, Resolver._imported_instances); what a function returns through another function's
-        # result (`color = color4.parse_color(x); return color`), so the files using it are (Resolver._returned_classes)
-        for scanned, facts, named, condition in (
-            (alias_files, module_aliases, "r.name", "s.kind='module'"),
-            (return_files, returning, "s.name", "r.name='return' AND s.kind IN ('function', 'method')"),
-        ):
-            ids = ",".join(str(i) for i in sorted(affected - scanned))
-            scanned |= affected
-            facts.update(
-                (r[0], r[1])
-                for r in conn.execute(
-                    f"SELECT {named}, r.receiver FROM refs r JOIN symbols s ON s.id=r.scope_id"
-                    f" WHERE r.file_id IN ({ids or 'NULL'}) AND r.kind IN ('alias', 'assign') AND {condition}"
-                )
-            )
-            names.update(n for n, text in facts if done & {text.split(".")[0], text.rpartition(".")[2]})
-
-
-def _subclass_files(conn: sqlite3.Connection, changed_ids: set[int], classes: set[str]) -> set[int]:
-    """The files of the subclasses, at any depth, of the classes of ``changed_ids`` named ``classes``: what
-    ``self.x`` holds there may be stated in those classes (Resolver._facts_of)."""
-    if not classes or not changed_ids:
-        return set()
-    ids = ",".join(str(i) for i in sorted(_with_subclasses(conn, _classes_named(conn, changed_ids, classes))))
-    return {r[0] for r in conn.execute(f"SELECT DISTINCT file_id FROM symbols WHERE id IN ({ids or 'NULL'})")}
-
-
-def _classes_named(conn: sqlite3.Connection, file_ids: set[int], names: set[str]) -> set[int]:
-    """The classes of ``file_ids`` whose name is in ``names``."""
-    idl = ",".join(str(i) for i in sorted(file_ids))
-    rows = conn.execute(
-        f"SELECT id, name FROM symbols WHERE file_id IN ({idl}) AND kind IN ({','.join('?' * len(CLASS_KINDS))})",
-        sorted(CLASS_KINDS),
-    )
-    return {r[0] for r in rows if r[1] in names}
-
-
-def _with_subclasses(conn: sqlite3.Connection, classes: set[int]) -> set[int]:
-    """``classes`` and their subclasses at any depth, by the inherit edges."""
-    found = set(classes)
-    frontier = set(classes)
-    while frontier:
-        ids = ",".join(str(i) for i in sorted(frontier))
-        below = {r[0] for r in conn.execute(f"SELECT src_id FROM edges WHERE kind='inherit' AND dst_id IN ({ids})")}
-        frontier = below - found
-        found |= below
-    return found
-
-
-def _tailed_lookups(conn: sqlite3.Connection, names: set[str]) -> set[str]:
-    """The names of the look-ups by a prefix and a tail (``xpath_*_function``) whose prefix one of ``names`` starts with
-    (a look-up whose tail no member has finds those of its prefix: Resolver._prefixed_members), through the index on
-    reference names: a range per prefix of a name (``xpath_*`` up to ``xpath_+``)."""
-    prefixes = sorted({n[:k] for n in names if n.isidentifier() for k in range(1, len(n))})
-    found: set[str] = set()
-    for i in range(0, len(prefixes), 500):
-        chunk = prefixes[i : i + 500]
-        rows = conn.execute(
-            f"WITH prefix(p) AS (VALUES {','.join(['(?)'] * len(chunk))}) SELECT DISTINCT r.name FROM prefix"
-            " JOIN refs r ON r.name > prefix.p || '*' AND r.name < prefix.p || '+'",
-            chunk,
-        )
-        found.update(r[0] for r in rows)
-    return found
-
-
-def _decorated_by(conn: sqlite3.Connection, names: set[str]) -> set[str]:
-    """The names of the functions whose outermost decorator's name starts or ends with a name in ``names``
-    (``@indent``, ``@mod.indent``): what a call of one returns is what that decorator's wrapper returns
-    (Resolver._wrapper_classes), which may have changed with it, or with what its file binds the name to."""
-    out: set[str] = set()
-    if not names:
-        return out
-    for name, text in conn.execute(
-        "SELECT name, decorators FROM symbols WHERE decorators != '[]' AND kind IN ('function', 'method')"
-    ):
-        # the first decorator's text up to its arguments (decoded only when it holds an escape: a non-ASCII name)
-        dotted = str(text)[2:].partition("(")[0].partition('"')[0]
-        dotted = (json.loads(text)[0].partition("(")[0] if "\\" in dotted else dotted).strip()
-        if dotted.partition(".")[0] in names or dotted.rpartition(".")[2] in names:
-            out.add(str(name))
-    return out
-
-
-def _decorators_used(conn: sqlite3.Connection, file_ids: set[int]) -> set[str]:
-    """The names of the decorators of the functions of ``file_ids``: re-resolved, such a file may find another
-    definition for one (`from pkg.sub import d0` once pkg.sub re-exports d0), whose wrapper then calls its function."""
-    ids = ",".join(str(i) for i in sorted(file_ids))
-    rows = conn.execute(
-        f"SELECT decorators FROM symbols WHERE file_id IN ({ids or 'NULL'}) AND decorators != '[]'"
-        " AND kind IN ('function', 'method')"
-    )
-    return {decorator_name(d) for (text,) in rows for d in json.loads(text)}
-
-
-def _decorator_files(conn: sqlite3.Connection, names: set[str]) -> set[int]:
-    """Files defining a function named in ``names`` that has functions nested in it: a decorator whose wrapper
-    may call the functions of other files it decorates, which that file's resolution looks up there
-    (Resolver._decorated_elsewhere): which those are changes with the files that name the decorator."""
-    out: set[int] = set()
-    found = sorted(names)
-    for i in range(0, len(found), 500):
-        chunk = found[i : i + 500]
-        out.update(
-            r[0]
-            for r in conn.execute(
-                f"SELECT DISTINCT s.file_id FROM symbols s WHERE s.name IN ({','.join('?' * len(chunk))})"
-                " AND s.kind IN ('function', 'method') AND EXISTS (SELECT 1 FROM symbols c WHERE c.parent_id=s.id"
-                " AND c.kind IN ('function', 'method'))",
-                chunk,
-            )
-        )
-    return out
-
-
-def _relative_package_importers(conn: sqlite3.Connection, names: set[str]) -> set[int]:
-    """Files with ``from . import x`` (``from .. import x``) of a package whose name is in ``names``: such an
-    import names its package by position, not by text, so a package module that appears or goes (its
-    path's names are in ``names``) changes what it resolves to."""
-    out: set[int] = set()
-    if "__init__" not in names:  # no package module appeared or went (a file's path names are in names then)
-        return out
-    for fid, path, level in conn.execute(
-        "SELECT DISTINCT i.file_id, f.path, i.level FROM imports i JOIN files f ON f.id=i.file_id"
-        " WHERE i.level > 0 AND i.module_tail = ''"
-    ):
-        folders = path.split("/")[:-1]
-        package = folders[: len(folders) - (int(level) - 1)] if int(level) - 1 <= len(folders) else []
-        if (package[-1] if package else "__init__") in names:
-            out.add(int(fid))
-    return out
-
-
-def inherit_pairs(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[tuple[str, str, str, str]]:
-    """Inherit edges from classes of the given files, by (path, qualname) so that ids do not matter."""
-    ids = sorted(file_ids)
-    out: set[tuple[str, str, str, str]] = set()
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        out.update(
-            conn.execute(
-                "SELECT sf.path, s.qualname, df.path, d.qualname FROM edges e JOIN symbols s ON s.id=e.src_id "
-                "JOIN symbols d ON d.id=e.dst_id JOIN files sf ON sf.id=s.file_id JOIN files df ON df.id=d.file_id "
-                f"WHERE e.kind='inherit' AND e.file_id IN ({','.join('?' * len(chunk))})",
-                chunk,
-            ).fetchall()
-        )
-    return out
-
-
-def hierarchy_dependents(
-    conn: sqlite3.Connection, before: set[tuple[str, str, str, str]], after: set[tuple[str, str, str, str]]
-) -> set[int]:
-    """After bases were re-resolved: files whose member look-ups may walk through a class whose bases
-    changed (or that lives in a changed file), i.e. the files of its subclasses and every file with an
-    edge into those."""
-    # both ends: a subclass's look-ups walk new bases, and a base's dispatch reaches new subclasses
-    changed = before ^ after
-    roots = {(p, q) for p, q, _, _ in changed} | {(p, q) for _, _, p, q in changed}
-    if not roots:
-        return set()
-    return file_ids(conn, sorted(_dependent_paths(conn, file_ids(conn, sorted({p for p, _ in roots})))))
-
-
-def file_ids(conn: sqlite3.Connection, paths: list[str]) -> set[int]:
-    """Ids of the stored files at ``paths`` (those that exist)."""
-    out: set[int] = set()
-    for i in range(0, len(paths), 500):
-        chunk = paths[i : i + 500]
-        out.update(r[0] for r in conn.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk))
-    return out
-
-
-def _dependent_paths(conn: sqlite3.Connection, ids: set[int]) -> set[str]:
-    """Files below the given files in the class hierarchy (transitively), and every file with an edge
-    into those or into the given files; plus the names of the classes involved are covered by callers."""
-    q = conn.execute
-    class_files = set(ids)
-    frontier = set(ids)
-    while frontier:
-        idl = ",".join(str(i) for i in frontier)
-        sub = {r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE kind='inherit' AND dst_file_id IN ({idl})")}
-        frontier = sub - class_files
-        class_files |= sub
-    out = set(class_files)
-    if class_files:
-        idl = ",".join(str(i) for i in class_files)
-        out.update(r[0] for r in q(f"SELECT DISTINCT file_id FROM edges WHERE dst_file_id IN ({idl})"))
-        # a method name of more than MAX_CANDIDATES definitions is matched only while they are in few hierarchies
-        # (Resolver._few_families): a call of one on an unknown receiver has no edge to follow when it was not
-        names = [
-            r[0]
-            for r in q(
-                "SELECT s.name FROM symbols s WHERE s.kind='method' AND s.name IN "
-                f"(SELECT name FROM symbols WHERE file_id IN ({idl}) AND kind='method') "
-                "GROUP BY s.name HAVING COUNT(*) > ?",
-                (MAX_CANDIDATES,),
-            )
-        ]
-        for i in range(0, len(names), 500):
-            chunk = names[i : i + 500]
-            out.update(
-                r[0]
-                for r in q(
-                    f"SELECT DISTINCT file_id FROM refs WHERE name IN ({','.join('?' * len(chunk))}) AND receiver != ''",
-                    chunk,
-                )
-            )
-    if not out:
-        return set()
-    idl = ",".join(str(i) for i in out)
-    return {r[0] for r in q(f"SELECT path FROM files WHERE id IN ({idl})")}

@@ -571,7 +571,7 @@ class Store:
         if import_changes:  # `from here import *` elsewhere now offers something else
             names.update(path_names(path))
         # the wrapper a decorator of another file returns calls the functions it decorates here: that file's edges
-        # change with which functions here name it, and how (resolve.affected_files)
+        # change with which functions here name it, and how (affected.affected_files)
         rebound = bool(import_changes or old_aliases ^ new_aliases)
         gone, came = set(removed) | set(changed), set(added) | set(changed)
         names.update(_decorator_names(d for q in old if rebound or q in gone for d in json.loads(old[q][5] or "[]")))
@@ -602,7 +602,7 @@ class Store:
             if rebound or old_facts.get(q) != new_facts.get(q):
                 names.add("^" + q.rpartition(".")[2])
         # what a `__getattr__` forwards to (`return getattr(self.proxy_target, attr)`, resolve.Resolver._delegated): as
-        # when one comes or goes, every file is re-resolved (resolve.affected_files)
+        # when one comes or goes, every file is re-resolved (affected.affected_files)
         if self._hook_refs(fid) != _hook_refs_of(parsed):
             names.add("__getattr__")
         # a class body's `text = property(_get, _set)`: other files' `obj.text` runs the accessor it names

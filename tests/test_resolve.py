@@ -430,7 +430,7 @@ def test_a_parameter_annotated_with_an_outside_class_may_hold_a_subclass_of_the_
 
 def test_an_imported_instance_follows_its_class_when_the_module_it_comes_from_rebinds_it(repo: Path, tmp_path: Path) -> None:
     # only late.py changes (it re-exports Late from b instead of a): backend.py imports Late from it, and app.py
-    # imports `worker` from backend.py, whose instance is now of the other class (resolve.affected_files: module-level
+    # imports `worker` from backend.py, whose instance is now of the other class (affected.affected_files: module-level
     # facts naming a changed name pass the change on to the importers of what they make)
     method = "    def run_soon(self):\n        return 1\n"
     files = {
