@@ -47,7 +47,9 @@ PARALLEL_THRESHOLD = 200
 #: at most this many files are parsed ahead while git checks the work tree (:func:`_parse_ahead`)
 PARSE_AHEAD = 16
 #: the modules whose code decides what the index holds (with every file of ``languages/``)
-_BUILDER_MODULES = ("affected.py", "indexer.py", "model.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py")
+_BUILDER_MODULES = (
+    "affected.py", "indexer.py", "model.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py", "typetext.py"
+)
 
 
 @functools.cache

@@ -67,6 +67,7 @@ from .model import (
     stored_method,
 )
 from .store import escape_like
+from .typetext import call_chain, class_object_names, element_name, strip_generics, type_head, type_name, type_names
 
 log = logging.getLogger(__name__)
 
@@ -589,7 +590,7 @@ class Resolver:
                         out.extend(c for c in self._made_attribute(wf, where, made[1], made[2]) if c not in out)
                     continue
                 # `writer: File | Field | Base64Decoder | None`: each class of a union (python-multipart)
-                for name_text in _type_names(text) if kind == "assign" else [_type_name(text)]:
+                for name_text in type_names(text) if kind == "assign" else [type_name(text)]:
                     if not name_text:
                         continue
                     if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
@@ -693,7 +694,7 @@ class Resolver:
         try:
             for where, (kind, text) in found:
                 if kind == "assign":  # `cls: type[Field]`, or a union naming it (`Field | type[Field]`: marshmallow)
-                    names = _class_object_names(text)
+                    names = class_object_names(text)
                 elif kind == "alias":
                     names = [text]
                 elif kind == "lookup" and _DOTTED.fullmatch(text):
@@ -811,8 +812,8 @@ class Resolver:
                 for where, (kind, fact) in facts:
                     if kind == "item":  # what was added to it counts only without an annotation (below)
                         found = []
-                    elif kind == "assign" and _element_name(fact):
-                        found = self._resolve_type_text(fid, where, _element_name(fact))
+                    elif kind == "assign" and element_name(fact):
+                        found = self._resolve_type_text(fid, where, element_name(fact))
                     elif kind in ("assign", "alias"):
                         found = self._elements(fid, where, fact)
                     else:
@@ -847,7 +848,7 @@ class Resolver:
             try:
                 for cid in self._linearized(cls.id):
                     for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
-                        name = _element_name(str(text))
+                        name = element_name(str(text))
                         scope = self.defined_in(self.sym(cid))
                         found.extend(c for c in (self._resolve_type_text(fid, scope, name) if name else []) if c not in found)
             finally:
@@ -947,7 +948,7 @@ class Resolver:
         """:meth:`_returns` of one definition."""
         out = self._annotation_classes(fn)
         annotation = self._signature(fn).rpartition(")")[2].strip().removeprefix("->").removesuffix(":").strip()
-        if out or self._depth > 4 or (annotation and _type_head(annotation) not in _UNTELLING_ANNOTATIONS):
+        if out or self._depth > 4 or (annotation and type_head(annotation) not in _UNTELLING_ANNOTATIONS):
             return out
         if fn.file_id != fid:
             # a classmethod of another file (`URIReference.from_string(...)`) is most often another constructor
@@ -1121,7 +1122,7 @@ class Resolver:
         if every:
             names = list(dict.fromkeys(_DOTTED.findall(annotation)))[:_MAX_ANNOTATION_NAMES]
         else:
-            names = [_element_name(annotation) if element else _type_name(annotation)]
+            names = [element_name(annotation) if element else type_name(annotation)]
         out: list[Sym] = []
         if self._depth <= 4:
             scope = self.defined_in(fn)
@@ -1622,7 +1623,7 @@ class Resolver:
             ).fetchall():
                 cls = self.sym(b[0])
                 scope = self.defined_in(cls)
-                text = _strip_generics(b[1])
+                text = strip_generics(b[1])
                 receiver, _, name = text.rpartition(".") if "." in text else ("", "", text)
                 if "::" in name:
                     receiver, _, name = text.rpartition("::")
@@ -2216,7 +2217,7 @@ class Resolver:
             return []
         outside = set()
         for where, (kind, text) in self._facts_of(fid, scope, receiver):
-            annotated = _type_name(text) if kind == "assign" and where == scope else ""
+            annotated = type_name(text) if kind == "assign" and where == scope else ""
             if annotated and self._outside_call(fid, where, annotated):
                 outside.add(annotated.rpartition(".")[2])
         if not outside:
@@ -2436,7 +2437,7 @@ class Resolver:
                 # nothing of the index (a name match found the method itself)
                 return []
             return out if out else None
-        chain = _call_chain(receiver)
+        chain = call_chain(receiver)
         if chain is not None:
             return self._member_of_call_result(fid, scope, name, *chain) or None
         head, _, rest = receiver.partition(".")
@@ -3085,7 +3086,7 @@ class Resolver:
                         continue
                     if properties_only or owner.file_id != fid:
                         continue
-                    for desc in self._resolve_type_text(fid, owner, _type_name(text)) if kind == "assign" else []:
+                    for desc in self._resolve_type_text(fid, owner, type_name(text)) if kind == "assign" else []:
                         m = self.member(desc.id, method)
                         if m is not None and m not in [t.sym for t in out]:
                             out.append(Target(m, "descriptor", 0.9))
@@ -3185,7 +3186,7 @@ class Resolver:
         classes: set[int] = set()
         called = False
         for where, (kind, text) in facts:
-            name_text = _type_name(text) if kind == "assign" else ""
+            name_text = type_name(text) if kind == "assign" else ""
             if not name_text:
                 return frozenset()
             receiver, _, name = name_text.rpartition(".")
@@ -3795,155 +3796,11 @@ def _is_fixture_decorator(d: str) -> bool:
     return head in ("fixture", "pytest.fixture", "pytest_asyncio.fixture", "pytest.yield_fixture")
 
 
-def _type_name(text: str) -> str:
-    """The class named by an annotation or constructor text: ``Optional[Foo]`` → ``Foo``,
-    ``Foo | None`` → ``Foo``, ``"Foo"`` → ``Foo``, ``mod.Cls`` → ``mod.Cls``."""
-    head, args = _unwrap(text)
-    if args and head.rpartition(".")[2] in ("type", "Type"):
-        head, _ = _unwrap(args)
-    text = _strip_generics(head)
-    return text if all(p.isidentifier() for p in text.split(".")) else ""
-
-
-def _union_members(text: str) -> list[str]:
-    """The members of a union annotation, nested unions flattened (``File | Union[A, B] | None`` → File, A, B),
-    ``None`` left out; else the annotation itself."""
-    out: list[str] = []
-    for part in _split_top(text.strip().strip("'\"").strip(), "|"):
-        part = part.strip("'\"").strip()
-        if part in ("None", ""):
-            continue
-        head, bracket, rest = part.partition("[")
-        if bracket and rest.endswith("]") and head.strip().rpartition(".")[2] in ("Union", "Optional"):
-            out.extend(m for a in _split_top(rest[:-1], ",") for m in _union_members(a))
-        else:
-            out.append(part)
-    return out
-
-
-def _type_names(text: str) -> list[str]:
-    """Every class a union annotation names (``File | Field | None`` → File, Field; ``Union[A, B]`` → A, B),
-    else the one :func:`_type_name` gives."""
-    return list(dict.fromkeys(name for part in _union_members(text) if (name := _type_name(part))))
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """``text`` split at ``sep`` outside brackets and parentheses."""
-    parts: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    parts.append(current)
-    return [p.strip() for p in parts]
-
-
-def _unwrap(text: str) -> tuple[str, str]:
-    """An annotation without quotes, ``Optional``/``Union``/``| None`` around it: (generic head, arguments)
-    of what remains, ``("Foo", "")`` for a plain name."""
-    text = text.strip().strip("'\"").strip()
-    while True:
-        alternatives = [p for p in _split_top(text, "|") if p not in ("None", "")]
-        text = alternatives[0].strip("'\"").strip() if alternatives else ""
-        head, bracket, rest = text.partition("[")
-        if not bracket or not rest.endswith("]"):
-            return text, ""
-        head = head.strip()
-        args = rest[:-1]
-        if head.rpartition(".")[2] in ("Optional", "Union", "Annotated", "Final", "ClassVar"):
-            text = _split_top(args, ",")[0]
-            continue
-        return head, args
-
-
-#: generic types whose first argument is the type of their items
-_CONTAINERS = frozenset(
-    (
-        "Iterator", "Iterable", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator", "Reversible",
-        "list", "List", "Sequence", "MutableSequence", "Collection", "Container", "set", "Set", "MutableSet",
-        "frozenset", "FrozenSet", "AbstractSet", "deque", "Deque", "KeysView", "ValuesView", "tuple", "Tuple",
-    )
-)
-
-
-def _element_name(annotation: str) -> str:
-    """The item type an iterable annotation names: ``Iterator[Foo]``, ``t.List["Foo"]``, ``tuple[Foo, ...]``
-    → ``Foo`` ('' when it names none)."""
-    head, args = _unwrap(annotation)
-    if not args or head.rpartition(".")[2] not in _CONTAINERS:
-        return ""
-    return _type_name(_split_top(args, ",")[0])
-
-
 #: the standard library's enumeration classes: a name of a subclass's body other than a method is a member, an instance
 _ENUM_BASES = frozenset(("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
 #: return annotations that name no class: what the ``return`` statements make tells more (marshmallow's
 #: ``def _validate_all(self) -> typing.Callable[[typing.Any], None]: return And(*self.validators)``)
 _UNTELLING_ANNOTATIONS = frozenset(("Callable", "Any", "object"))
-
-
-def _type_head(annotation: str) -> str:
-    """The last name of an annotation's head (``typing.Callable[[int], None]`` → ``Callable``)."""
-    return annotation.strip("'\"").partition("[")[0].strip().rpartition(".")[2]
-
-
-def _class_object_name(annotation: str) -> str:
-    """The class a ``type[Foo]`` / ``Type[Foo]`` annotation names ('' for other annotations)."""
-    head, args = _unwrap(annotation)
-    if not args or head.rpartition(".")[2] not in ("type", "Type"):
-        return ""
-    return _type_name(args)
-
-
-def _class_object_names(annotation: str) -> list[str]:
-    """The classes a ``type[Foo]`` annotation names, or the ``type[...]`` members of a union (``Field |
-    type[Field]``, ``Union[Field, Type[Field]]``)."""
-    members = _union_members(annotation)
-    if len(members) == 1:  # (`Type[A] | Type[B]` is no `Type[...]` around `A] | Type[B`)
-        found = _class_object_name(members[0])
-        return [found] if found else []
-    return list(dict.fromkeys(name for part in members if (name := _class_object_name(part))))
-
-
-def _call_chain(text: str) -> tuple[str, list[str]] | None:
-    """``pkg.make(a, f(b))`` → ``("pkg.make", [])``; ``Version.parse(v).bump_major().copy()`` → ``("Version.parse",
-    ["bump_major", "copy"])``: a call, then the methods called in turn on what it returns; None when ``text`` is not
-    such a chain of calls."""
-    head, paren, _ = text.partition("(")
-    if not paren or not text.endswith(")") or not head or not all(p.isidentifier() for p in head.split(".")):
-        return None
-    methods: list[str] = []
-    i = len(head)
-    while True:
-        depth = 0
-        for j in range(i, len(text)):  # the argument list opening at i
-            depth += text[j] == "("
-            depth -= text[j] == ")"
-            if depth == 0:
-                break
-        else:
-            return None
-        if j == len(text) - 1:
-            return head, methods
-        name, paren, _ = text[j + 1 :].partition("(")
-        if text[j + 1] != "." or not paren or not name[1:].isidentifier():
-            return None
-        methods.append(name[1:])
-        i = j + 1 + len(name)
-
-
-def _strip_generics(text: str) -> str:
-    for ch in "[<(":
-        text = text.split(ch, 1)[0]
-    return text.strip()
 
 
 def _bound_name(module: str, name: str | None, alias: str | None, python: bool) -> str | None:
