@@ -66,6 +66,7 @@ from .model import (
     parameter_callers,
     stored_method,
 )
+from .modulemap import ModuleMap
 from .store import escape_like
 from .typetext import call_chain, class_object_names, element_name, strip_generics, type_head, type_name, type_names
 
@@ -185,9 +186,8 @@ _MADE_ATTRIBUTE = re.compile(r"([A-Za-z_][\w.]*)\([^()]*\)\.([A-Za-z_]\w*)")
 _MAX_ANNOTATION_NAMES = 8
 #: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
 Fact = tuple[str, str]
-_JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
-#: look-ups of subclasses, or of paths by suffix, answered one query or scan at a time before the whole table
-#: is loaded at once: an update asks a few (a table load is 15-40 ms on django), a full build thousands
+#: look-ups of subclasses answered one query at a time before every inherit edge is loaded at once: an update asks a
+#: few (a table load is 15-40 ms on django), a full build thousands (modulemap's look-ups of paths by suffix alike)
 _ONE_BY_ONE = 64
 
 
@@ -248,12 +248,10 @@ class Resolver:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.modules = ModuleMap(conn)
         self._by_name: dict[str, list[Sym]] = {}
         self._by_id: dict[int, Sym] = {}
         self._children: dict[int, list[Sym]] = {}
-        self._files: dict[int, tuple[str, str | None, str | None]] = {}
-        self._path_ids: dict[str, int] | None = None
-        self._module_cache: dict[tuple[str, int, int], list[int]] = {}
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] | None = None
@@ -276,9 +274,6 @@ class Resolver:
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._in_progress: set[tuple[int, int, str]] = set()
-        self._suffixes: dict[str, list[tuple[str, int]]] | None = None
-        self._suffix_hits: dict[str, list[tuple[str, int]]] = {}
-        self._by_file_name: dict[str, list[tuple[str, int]]] | None = None
         self._members: dict[tuple[int, str, bool], Sym | None] = {}
         self._mro: dict[int, list[int]] = {}
         self._below: dict[int, list[int]] = {}
@@ -326,7 +321,7 @@ class Resolver:
 
     def _ordered(self, syms: list[Sym]) -> list[Sym]:
         """Symbols in an order that does not depend on ids (which differ between full and incremental)."""
-        return sorted(syms, key=lambda s: (self.file(s.file_id)[0], s.qualname))
+        return sorted(syms, key=lambda s: (self.modules.file(s.file_id)[0], s.qualname))
 
     _preloaded = False
 
@@ -368,20 +363,6 @@ class Resolver:
 
     def top_level(self, file_id: int, name: str) -> list[Sym]:
         return [s for s in self.named(name) if s.file_id == file_id and s.parent_id == self.module_symbol(file_id).id]
-
-    def file(self, file_id: int) -> tuple[str, str | None, str | None]:
-        """(path, language, module) of a file."""
-        if file_id not in self._files:
-            row = self.conn.execute("SELECT path, language, module FROM files WHERE id=?", (file_id,)).fetchone()
-            self._files[file_id] = (row[0], row[1], row[2])
-        return self._files[file_id]
-
-    def path_ids(self) -> dict[str, int]:
-        if self._path_ids is None:
-            self._path_ids = {
-                r[0]: r[1] for r in self.conn.execute("SELECT path, id FROM files WHERE status NOT LIKE 'skipped:%'")
-            }
-        return self._path_ids
 
     def imports_of(self, file_id: int) -> list[sqlite3.Row]:
         if file_id not in self._file_imports:
@@ -627,7 +608,7 @@ class Resolver:
     def _imported_instances(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """For a name imported from a module of the repository that makes it at its top (``from .backend import
         json`` where backend.py says ``json = JSONBackend()``), or that imports it in turn: the classes made there."""
-        if self.file(fid)[1] != "python":
+        if self.modules.file(fid)[1] != "python":
             return []
         named, _ = self._bindings(fid)
         for i, enclosing in enumerate(self._scope_chain(scope)):
@@ -643,7 +624,7 @@ class Resolver:
                     imported = imp["name"]
                     if imported is None or imported == "*":
                         continue
-                    for f in self.module_files(fid, imp["module"], imp["level"]):
+                    for f in self.modules.module_files(fid, imp["module"], imp["level"]):
                         if self.export(f, imported):  # a definition, or a re-export of one: no variable
                             continue
                         out.extend(c for c in self._module_instances_of(f, imported) if c not in out)
@@ -1157,10 +1138,10 @@ class Resolver:
                 )
             ]
         else:
-            files = self.module_files(fid, command, 0) + self.module_files(fid, command + ".__main__", 0)
+            files = self.modules.module_files(fid, command, 0) + self.modules.module_files(fid, command + ".__main__", 0)
         out: list[tuple[Target, str]] = []
         for f in sorted(set(files)):
-            if self.file(f)[0].rsplit("/", 1)[-1] == "__main__.py":
+            if self.modules.file(f)[0].rsplit("/", 1)[-1] == "__main__.py":
                 # (run as `__main__`, a `__main__.py` with an `if __name__ == "__main__":` block runs that block too)
                 out.append((Target(self.module_symbol(f), "spawn", _SPAWN_CONFIDENCE, len(files)), "import"))
             row = self.conn.execute(
@@ -1174,9 +1155,9 @@ class Resolver:
     def _dotted(self, fid: int, name: str, module: str) -> list[Target]:
         """What a string ``"module.name"`` names: ``name`` as ``module`` offers it, else the module ``module.name``
         (``"mistune.plugins.footnotes.footnotes"`` in a table of plugins, a settings list of classes)."""
-        found = [t for f in self.module_files(fid, module, 0) for t in self.export(f, name)]
+        found = [t for f in self.modules.module_files(fid, module, 0) for t in self.export(f, name)]
         if not found:
-            found = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, f"{module}.{name}", 0)]
+            found = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, f"{module}.{name}", 0)]
         return [Target(t.sym, "string", min(t.confidence, _STRING_CONFIDENCE)) for t in found if t.resolution != "name-match"]
 
     def _package_modules(self, fid: int, package: str) -> list[Target]:
@@ -1184,130 +1165,19 @@ class Resolver:
         a loader importing ``f"pkg.ext.{name}"`` may import, each as sure as a dotted string (a module added to or
         removed from the package names the package in its path: affected.affected_files takes the loader's file)."""
         out: list[Target] = []
-        for init in self.module_files(fid, package, 0):
-            init_path = self.file(init)[0]
+        for init in self.modules.module_files(fid, package, 0):
+            init_path = self.modules.file(init)[0]
             if posixpath.basename(init_path) != "__init__.py":
                 continue  # a module, no package
             directory = posixpath.dirname(init_path)
-            for path, module in sorted(self.path_ids().items()):
+            for path, module in sorted(self.modules.path_ids().items()):
                 if posixpath.dirname(path) == directory:  # `pkg/ext/x.py`
                     below = path.endswith(".py") and path != init_path
                 else:  # `pkg/ext/y/__init__.py`
                     below = posixpath.dirname(posixpath.dirname(path)) == directory and path.endswith("/__init__.py")
-                if below and self.file(module)[1] == "python":
+                if below and self.modules.file(module)[1] == "python":
                     out.append(Target(self.module_symbol(module), "string", _STRING_CONFIDENCE))
         return out
-
-    def module_files(self, importer: int, module: str, level: int) -> list[int]:
-        """Files an import of ``module`` (relative ``level``) from file ``importer`` can mean."""
-        key = (module, level, importer)
-        if key not in self._module_cache:
-            self._module_cache[key] = self._module_files(importer, module, level)
-        return self._module_cache[key]
-
-    def _module_files(self, importer: int, module: str, level: int) -> list[int]:
-        path, language, _ = self.file(importer)
-        paths = self.path_ids()
-        directory = posixpath.dirname(path)
-        if language == "python":
-            if level:
-                base = directory
-                for _ in range(level - 1):
-                    base = posixpath.dirname(base)
-                rel = module.replace(".", "/")
-                stem = posixpath.join(base, rel) if rel else base
-                return _first_existing(paths, [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"])
-            return self._python_absolute(importer, module)
-        if language in ("javascript", "typescript", "tsx"):
-            if not module.startswith("."):
-                return []
-            stem = posixpath.normpath(posixpath.join(directory, module))
-            candidates = [stem] + [stem + e for e in _JS_EXTENSIONS] + [stem + "/index" + e for e in _JS_EXTENSIONS]
-            if stem.endswith((".js", ".mjs", ".cjs", ".jsx")):  # TS sources imported with a .js suffix
-                root = stem.rsplit(".", 1)[0]
-                candidates += [root + ".ts", root + ".tsx", root + ".mts", root + ".cts"]
-            return _first_existing(paths, candidates)
-        if language == "go":
-            return self._directory_suffix(module, (".go",))
-        if language == "java":
-            # `import a.b.C` is module a.b, name C: the package's files (C is looked up in them);
-            # `import static a.b.C.m` is module a.b.C: the class's file
-            rel = module.replace(".", "/")
-            return self._directory_suffix(rel, (".java",), whole=True) or _first_existing_suffix(paths, rel + ".java")
-        if language == "rust":
-            parts = module.split("::")
-            if parts and parts[0] in ("crate", "self", "super"):
-                parts = parts[1:]
-            out: list[int] = []
-            while parts and not out:
-                rel = "/".join(parts)
-                out = _first_existing_suffix(paths, rel + ".rs") or _first_existing_suffix(paths, rel + "/mod.rs")
-                parts = parts[:-1]
-            return out
-        if language in ("c", "cpp"):
-            local = posixpath.normpath(posixpath.join(directory, module))
-            return _first_existing(paths, [local]) or _first_existing_suffix(paths, module)
-        if language == "ruby":
-            rel = module if module.endswith(".rb") else module + ".rb"
-            local = posixpath.normpath(posixpath.join(directory, rel))
-            return _first_existing(paths, [local]) or _first_existing_suffix(paths, rel.lstrip("./"))
-        return []
-
-    def _python_absolute(self, importer: int, module: str) -> list[int]:
-        paths = self.path_ids()
-        rel = module.replace(".", "/")
-        found = _first_existing(paths, [rel + ".py", rel + "/__init__.py", rel + ".pyi", rel + "/__init__.pyi"])
-        if found:
-            return found
-        # src/ layouts and nested roots: the same module path under some directory; the nearest wins
-        matches = [(p, i) for suffix in ("/" + rel + ".py", "/" + rel + "/__init__.py") for p, i in self._ending(suffix)]
-        if not matches:
-            return []
-        importer_path = self.file(importer)[0]
-
-        def in_package(path: str) -> bool:
-            # where the import's first name lies in a package, that directory is on no import path: flask's
-            # `tests/test_apps/cliapp/inner1/inner2/flask.py` is no `import flask` of its tests (src/flask is)
-            return path.rsplit("/" + rel, 1)[0] + "/__init__.py" in paths
-
-        matches.sort(key=lambda m: (in_package(m[0]), -len(posixpath.commonprefix([m[0], importer_path])), len(m[0]), m[0]))
-        return [matches[0][1]]
-
-    def _ending(self, suffix: str) -> list[tuple[str, int]]:
-        """The Python files whose path ends with ``suffix`` (``/pkg/mod.py``), sorted: looked up among the
-        files of that name for the first :data:`_ONE_BY_ONE` suffixes, then in an index of every suffix."""
-        if self._suffixes is None and len(self._suffix_hits) < _ONE_BY_ONE:
-            found = self._suffix_hits.get(suffix)
-            if found is None:
-                if self._by_file_name is None:
-                    self._by_file_name = {}
-                    for p, i in sorted(self.path_ids().items()):
-                        if p.endswith((".py", ".pyi")):
-                            self._by_file_name.setdefault(p.rpartition("/")[2], []).append((p, i))
-                same_name = self._by_file_name.get(suffix.rpartition("/")[2], [])
-                found = self._suffix_hits[suffix] = [(p, i) for p, i in same_name if p.endswith(suffix)]
-            return found
-        if self._suffixes is None:
-            self._suffixes = _suffix_index(self.path_ids())
-        return self._suffixes.get(suffix, [])
-
-    def _directory_suffix(self, module: str, extensions: tuple[str, ...], *, whole: bool = False) -> list[int]:
-        """Files directly in the directory whose path ends with ``module`` (the longest suffix that
-        exists, or only the whole of it)."""
-        paths = self.path_ids()
-        parts = module.strip("/").split("/")
-        for n in range(len(parts), len(parts) - 1 if whole else 0, -1):
-            suffix = "/".join(parts[-n:])
-            hits = sorted(
-                i
-                for p, i in paths.items()
-                if p.endswith(extensions)
-                and not p.endswith("_test.go")
-                and (posixpath.dirname(p) == suffix or posixpath.dirname(p).endswith("/" + suffix))
-            )
-            if hits:
-                return hits
-        return []
 
     # --- name binding in a file ------------------------------------------------------------------
 
@@ -1326,7 +1196,7 @@ class Resolver:
         """Import bindings of a file: (scope id, bound name) → import rows, and wildcard imports by scope."""
         cached = self._binding_maps.get(file_id)
         if cached is None:
-            python = self.file(file_id)[1] == "python"
+            python = self.modules.file(file_id)[1] == "python"
             named: dict[tuple[int, str], list[sqlite3.Row]] = {}
             wild: dict[int, list[sqlite3.Row]] = {}
             for imp in self.imports_of(file_id):
@@ -1360,7 +1230,7 @@ class Resolver:
         return result
 
     def _lookup(self, file_id: int, scope: Sym, name: str) -> list[Target]:
-        python = self.file(file_id)[1] == "python"
+        python = self.modules.file(file_id)[1] == "python"
         named, wild = self._bindings(file_id)
         for i, enclosing in enumerate(self._scope_chain(scope)):
             # Python class bodies do not enclose the functions inside them
@@ -1380,7 +1250,7 @@ class Resolver:
                     out.extend(t for t in self._from_import(file_id, imp) if t not in out)
                 return out
             for imp in wild.get(enclosing.id, ()):
-                for f in self.module_files(file_id, imp["module"], imp["level"]):
+                for f in self.modules.module_files(file_id, imp["module"], imp["level"]):
                     found = self.export(f, name)
                     if found:
                         return found
@@ -1389,19 +1259,19 @@ class Resolver:
     def _from_import(self, file_id: int, imp: sqlite3.Row) -> list[Target]:
         """Targets of the name import row ``imp`` binds."""
         module, imported, alias, level = imp["module"], imp["name"], imp["alias"], imp["level"]
-        python = self.file(file_id)[1] == "python"
+        python = self.modules.file(file_id)[1] == "python"
         if imported is None:
             target_module = module if (alias or not python) else module.split(".")[0]
-            return [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(file_id, target_module, level)]
+            return [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, target_module, level)]
         if imported == "default":
-            return [Target(self.module_symbol(f), "import", 0.9) for f in self.module_files(file_id, module, level)]
+            return [Target(self.module_symbol(f), "import", 0.9) for f in self.modules.module_files(file_id, module, level)]
         out: list[Target] = []
-        for f in self.module_files(file_id, module, level):
+        for f in self.modules.module_files(file_id, module, level):
             out.extend(self.export(f, imported))
         if not out and python:
             # `from pkg import submodule`
             sub = (module + "." + imported) if module else imported
-            out = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(file_id, sub, level)]
+            out = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, sub, level)]
         return out
 
     def export(self, file_id: int, name: str) -> list[Target]:
@@ -1636,7 +1506,7 @@ class Resolver:
                     not any(t.sym.kind in _CLASS_KINDS for t in targets)
                     and not receiver
                     and name.isidentifier()
-                    and self.file(fid)[1] == "python"
+                    and self.modules.file(fid)[1] == "python"
                 ):
                     instances.append((fid, cls, scope, name, int(b[2])))
         self.conn.executemany(_INSERT_EDGE, rows)
@@ -1675,7 +1545,7 @@ class Resolver:
             except RecursionError:
                 # a rule asking its way through a cycle the depth limits missed: this file's edges are lost, not the
                 # index (the same input fails alike in a full build and an update: they stay equal)
-                log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.file(fid)[0])
+                log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.modules.file(fid)[0])
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self._facts.pop(fid, None)
             self._constructed_vars.pop(fid, None)
@@ -1696,20 +1566,20 @@ class Resolver:
                 return
             edges[key] = (src, t.sym.id, kind, fid, t.sym.file_id, line, t.resolution, t.confidence, t.candidates)
 
-        language = self.file(fid)[1]
+        language = self.modules.file(fid)[1]
         for imp in self.imports_of(fid):
             scope = self.sym(imp["scope_id"])
             name = imp["name"]
             if name == "*":
-                for f in self.module_files(fid, imp["module"], imp["level"]):
+                for f in self.modules.module_files(fid, imp["module"], imp["level"]):
                     add(scope.id, Target(self.module_symbol(f), "import", 1.0), "import", imp["line"])
                 continue
             hit = self._from_import(fid, imp)
             if language == "python" and name is None and not imp["alias"]:
-                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], 0)]
+                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], 0)]
             elif language == "python" and not hit and name is not None:
                 # `from mod import VARIABLE`: no definition, but the import runs mod's body
-                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.module_files(fid, imp["module"], imp["level"])]
+                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], imp["level"])]
             for t in hit:
                 add(scope.id, t, "import", imp["line"])
 
@@ -2004,7 +1874,7 @@ class Resolver:
         self.conn.executemany("INSERT INTO unresolved(file_id, ref_id, reason) VALUES (?,?,?)", unresolved)
 
     def _why_unresolved(self, fid: int, scope: Sym, name: str, receiver: str) -> str:
-        language = self.file(fid)[1]
+        language = self.modules.file(fid)[1]
         head = receiver.split(".")[0].split("(")[0] if receiver else name
         if language == "python" and not receiver and name in _PY_BUILTINS:
             return "builtin"
@@ -2028,7 +1898,7 @@ class Resolver:
         return found
 
     def _resolve_name(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target]:
-        language = self.file(fid)[1]
+        language = self.modules.file(fid)[1]
         if receiver:
             targets = self._resolve_member(fid, scope, name, receiver, kind)
             if targets and all(t.resolution == "getattr-hook" for t in targets):
@@ -2059,13 +1929,13 @@ class Resolver:
                     if m is not None:
                         return [Target(m, "self", 1.0)]
                 if language in _SAME_PACKAGE_LANGUAGES:
-                    here = posixpath.dirname(self.file(fid)[0])
+                    here = posixpath.dirname(self.modules.file(fid)[0])
                     same = [
                         s
                         for s in self.named(name)
                         if s.kind in _CALLABLE_KINDS
-                        and self.file(s.file_id)[1] == language
-                        and posixpath.dirname(self.file(s.file_id)[0]) == here
+                        and self.modules.file(s.file_id)[1] == language
+                        and posixpath.dirname(self.modules.file(s.file_id)[0]) == here
                         and (self.sym(s.parent_id).kind == "module" if s.parent_id is not None else True)
                     ]
                     if same:
@@ -2129,7 +1999,7 @@ class Resolver:
         elif receiver in _SELF_NAMES and name[:1].isupper() and language == "python":
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
-            cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.file(c.file_id)[1] == language]
+            cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.modules.file(c.file_id)[1] == language]
         if receiver and kind == "call" and language == "python" and receiver not in _SELF_NAMES and not receiver.startswith("super"):
             plugins = self._module_families.get(name)  # (the candidates of a name with a receiver are the same everywhere)
             if plugins is None:
@@ -2159,7 +2029,7 @@ class Resolver:
         by_folder: dict[str, list[Sym]] = {}
         for c in cands:
             if c.kind == "function" and c.parent_id is not None and self.sym(c.parent_id).kind == "module":
-                by_folder.setdefault(posixpath.dirname(self.file(c.file_id)[0]), []).append(c)
+                by_folder.setdefault(posixpath.dirname(self.modules.file(c.file_id)[0]), []).append(c)
         found = max(by_folder.values(), key=len, default=[])
         return found if len(found) >= _MODULE_FAMILY_MIN and 4 * len(found) >= 3 * len(cands) else []
 
@@ -2224,7 +2094,7 @@ class Resolver:
             return []
         out = []
         for c in self._candidates(name, receiver):
-            if c.kind != "method" or c.parent_id is None or self.file(c.file_id)[1] != "python":
+            if c.kind != "method" or c.parent_id is None or self.modules.file(c.file_id)[1] != "python":
                 continue
             if any(outside & self._base_names(cid) for cid in self._linearized(c.parent_id)):
                 out.append(Target(c, "dispatch", _OUTSIDE_DISPATCH_CONFIDENCE))
@@ -2391,7 +2261,7 @@ class Resolver:
         imp = self._bound_anywhere(fid).get(head)
         if imp is None or (makes and (imp["module"] or "").lstrip(".").split(".")[0] in _PASSTHROUGH_MODULES):
             return False
-        return not self.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
+        return not self.modules.module_files(fid, imp["module"], imp["level"]) and not self.lookup(fid, scope, head)
 
     def _bound_anywhere(self, fid: int) -> dict[str, sqlite3.Row]:
         """Names the file's imports bind, in any scope (first import of a name wins)."""
@@ -2405,7 +2275,7 @@ class Resolver:
 
     def _resolve_member(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target] | None:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
-        language = self.file(fid)[1]
+        language = self.modules.file(fid)[1]
         cls = self.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
         if cls is not None and receiver == "cls" and "cls" not in _param_names(scope) and self._facts_of(fid, scope, "cls"):
             cls = None  # `cls = _math_nodes[kind]` in a method: a variable of its own, not the class
@@ -2515,10 +2385,10 @@ class Resolver:
             if target.kind == "module":
                 found = self.export(target.file_id, name)
                 if not found and language == "python":
-                    sub = self.file(target.file_id)[2]
+                    sub = self.modules.file(target.file_id)[2]
                     found = [
                         Target(self.module_symbol(f), "module", 1.0)
-                        for f in self.module_files(fid, f"{sub}.{name}", 0)
+                        for f in self.modules.module_files(fid, f"{sub}.{name}", 0)
                     ] if sub else []
                     if not found and kind == "call":
                         # `encoder.encode(s)` where encoder.py says `encode = Encoder()`: the instance's __call__
@@ -2892,9 +2762,9 @@ class Resolver:
             # and the mixins of the language's project named so (marko's `getattr(self, "render_" + ...)` in
             # Renderer.render runs `GFMRendererMixin.render_table`: an extension's mixins join the renderer class at
             # run time, `type("R", (*mixins, HTMLRenderer), {})`); found by name, as a look-up by prefix is re-resolved
-            found.extend(t.sym for t in self._mixin_members(prefix, self.file(fid)[1]) if t.sym not in found)
+            found.extend(t.sym for t in self._mixin_members(prefix, self.modules.file(fid)[1]) if t.sym not in found)
         if not classes and len(prefix) >= _PREFIX_GUESS_MIN and not self._receiver_is_external(fid, scope, receiver):
-            return self._prefix_guesses(prefix, self.file(fid)[1])
+            return self._prefix_guesses(prefix, self.modules.file(fid)[1])
         # no prefix (a name made elsewhere): any method may be the one, each a guess among all of them
         confidence = _LOOKUP_CONFIDENCE if prefix else round(min(_LOOKUP_CONFIDENCE, 1 / max(len(found), 1)), 3)
         return [Target(m, "getattr", confidence, len(found)) for m in found]
@@ -2962,7 +2832,7 @@ class Resolver:
             rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name GLOB ?", (f"{head}*{tail}",))
             syms = [_sym(r) for r in rows]
         cands = self._ordered(
-            [s for s in syms if s.kind == "method" and s.name != prefix and self.file(s.file_id)[1] == language]
+            [s for s in syms if s.kind == "method" and s.name != prefix and self.modules.file(s.file_id)[1] == language]
         )
         found: list[Target] = []
         if cands and (every or self._few_families(prefix + "*", cands)):
@@ -3266,7 +3136,7 @@ class Resolver:
                     m = self._instance_member(cls.id, name)
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
-                    elif self.file(fid)[1] == "python":  # `Query().name`: a class that lacks name runs its __getattr__
+                    elif self.modules.file(fid)[1] == "python":  # `Query().name`: a class that lacks name runs its __getattr__
                         out.extend(self._getattr_hook(cls.id, name))
                     if not exact:
                         out.extend(self._typed_dispatch(cls, name))
@@ -3633,9 +3503,9 @@ class Resolver:
             found = self.export(target.file_id, part)
             if found:
                 return found[0].sym
-            module = self.file(target.file_id)[2]
-            if module and self.file(fid)[1] == "python":
-                files = self.module_files(fid, f"{module}.{part}", 0)
+            module = self.modules.file(target.file_id)[2]
+            if module and self.modules.file(fid)[1] == "python":
+                files = self.modules.module_files(fid, f"{module}.{part}", 0)
                 return self.module_symbol(files[0]) if files else None
             return None
         if target.kind in _CLASS_KINDS:
@@ -3684,7 +3554,7 @@ class Resolver:
         candidates += self._renamed_fixtures().get(name, [])
         if not candidates:
             return []
-        path = self.file(fid)[0]
+        path = self.modules.file(fid)[0]
         cls = self.enclosing_class(scope)
         if cls is not None:
             own = [c for c in candidates if c.parent_id == cls.id]
@@ -3703,7 +3573,7 @@ class Resolver:
         directory = posixpath.dirname(path)
         while True:
             conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
-            hit = [c for c in candidates if self.file(c.file_id)[0] == conftest and c.id != scope.id]
+            hit = [c for c in candidates if self.modules.file(c.file_id)[0] == conftest and c.id != scope.id]
             if hit:
                 return [Target(hit[0], "fixture", 1.0)]
             if not directory:
@@ -3818,30 +3688,3 @@ def _default_binding(module: str) -> str:
     """The name a whole-module import binds by default outside Python (Go: last path element)."""
     tail = module.rstrip("/").split("/")[-1]
     return tail.split("::")[-1].split(".")[0] if tail else module
-
-
-def _first_existing(paths: dict[str, int], candidates: list[str]) -> list[int]:
-    for c in candidates:
-        c = c.lstrip("./") if c.startswith("./") else c
-        if c in paths:
-            return [paths[c]]
-    return []
-
-
-def _first_existing_suffix(paths: dict[str, int], suffix: str) -> list[int]:
-    if suffix in paths:
-        return [paths[suffix]]
-    hits = sorted((len(p), p, i) for p, i in paths.items() if p.endswith("/" + suffix))
-    return [hits[0][2]] if hits else []
-
-
-def _suffix_index(paths: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
-    """Python paths by every '/'-suffix (``/pkg/mod.py``)."""
-    out: dict[str, list[tuple[str, int]]] = {}
-    for p, i in sorted(paths.items()):
-        if not p.endswith((".py", ".pyi")):
-            continue
-        parts = p.split("/")
-        for n in range(1, len(parts)):
-            out.setdefault("/" + "/".join(parts[n:]), []).append((p, i))
-    return out

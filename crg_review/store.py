@@ -657,7 +657,7 @@ class Store:
 
     def _package_names(self, path: str) -> set[str]:
         """For a package's ``__init__.py`` coming or going: the names its directory's modules are imported by, as
-        top-level names (resolve.Resolver._python_absolute ranks a module inside a package last)."""
+        top-level names (modulemap.ModuleMap._python_absolute ranks a module inside a package last)."""
         directory, _, name = path.rpartition("/")
         if name not in ("__init__.py", "__init__.pyi"):
             return set()

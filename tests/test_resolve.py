@@ -1031,7 +1031,7 @@ def test_a_file_whose_resolution_nests_too_deep_loses_its_edges_not_the_index(
     original = Resolver._resolve_file
 
     def deep(self: Resolver, fid: int) -> None:
-        if self.file(fid)[0] == "bad.py":
+        if self.modules.file(fid)[0] == "bad.py":
             raise RecursionError("maximum recursion depth exceeded")
         original(self, fid)
 
