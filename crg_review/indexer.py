@@ -49,7 +49,7 @@ PARSE_AHEAD = 16
 #: the modules whose code decides what the index holds (with every file of ``languages/``)
 _BUILDER_MODULES = (
     "affected.py", "indexer.py", "model.py", "modulemap.py", "parse.py", "resolve.py", "resolve_pool.py", "store.py",
-    "typetext.py",
+    "symbols.py", "typetext.py",
 )
 
 

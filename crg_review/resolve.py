@@ -42,7 +42,6 @@ function given by name to a standard one that calls it (``callback`` references:
 from __future__ import annotations
 
 import builtins
-import json
 import logging
 import posixpath
 import re
@@ -56,7 +55,6 @@ from .model import (
     FACT_KINDS,
     FUNCTION_TEST_HOOKS,
     MAIN_SCOPE,
-    MODULE_QUALNAME,
     MODULE_TEST_HOOKS,
     PARAMETER_CALL_KINDS,
     RETURN_FACT,
@@ -68,6 +66,7 @@ from .model import (
 )
 from .modulemap import ModuleMap
 from .store import escape_like
+from .symbols import SYM_COLUMNS, Sym, SymbolTable, name_fits, sym_from_row
 from .typetext import call_chain, class_object_names, element_name, strip_generics, type_head, type_name, type_names
 
 log = logging.getLogger(__name__)
@@ -192,31 +191,11 @@ _ONE_BY_ONE = 64
 
 
 @dataclass(frozen=True)
-class Sym:
-    """The columns of a symbol the resolver needs."""
-
-    id: int
-    file_id: int
-    parent_id: int | None
-    kind: str
-    name: str
-    qualname: str
-    decorators: tuple[str, ...]
-    params: tuple[str, ...]
-    is_test: bool
-
-
-@dataclass(frozen=True)
 class Target:
     sym: Sym
     resolution: str
     confidence: float
     candidates: int = 1
-
-
-# the parser's test marks only (store.mark_inherited_tests adds others once edges are resolved: not seen here, so that
-# an incremental update resolves as a full build does)
-_SYM_COLUMNS = "id, file_id, parent_id, kind, name, qualname, decorators, params, is_test = 1"
 
 
 def _decorator_call(scope: Sym, name: str, receiver: str) -> bool:
@@ -228,20 +207,6 @@ def _decorator_call(scope: Sym, name: str, receiver: str) -> bool:
     return any(d.partition("(")[0].strip() == called for d in scope.decorators if "(" in d)
 
 
-def _sym(row: sqlite3.Row | tuple[object, ...]) -> Sym:
-    return Sym(
-        int(row[0]),  # type: ignore[arg-type]
-        int(row[1]),  # type: ignore[arg-type]
-        row[2],  # type: ignore[arg-type]
-        str(row[3]),
-        str(row[4]),
-        str(row[5]),
-        tuple(json.loads(str(row[6]))),
-        tuple(json.loads(str(row[7]))),
-        bool(row[8]),
-    )
-
-
 class Resolver:
     """Resolves the references of given files against the whole index. Caches look-ups per instance,
     so use one instance per update (after all files of the update are stored)."""
@@ -249,22 +214,18 @@ class Resolver:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.modules = ModuleMap(conn)
-        self._by_name: dict[str, list[Sym]] = {}
-        self._by_id: dict[int, Sym] = {}
-        self._children: dict[int, list[Sym]] = {}
+        self.symbols = SymbolTable(conn, self.modules)
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
         self._bases: dict[int, list[int]] = {}
         self._subclasses: dict[int, list[int]] | None = None
         self._subclasses_all = False  # _subclasses holds every inherit edge (else: the classes asked about)
         self._subclass_queries = 0
-        self._module_sym: dict[int, Sym] = {}
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._constructed_vars: dict[int, frozenset[tuple[int, str, str]]] = {}  # :meth:`_constructions`
         self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
         self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
         self._stored_facts: dict[int, dict[int, list[tuple[str, str]]]] = {}  # file → :meth:`stored_methods`
         self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
-        self._child_maps: dict[int, dict[str, Sym]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._param_callers: dict[int, frozenset[int]] = {}  # file → its functions that call a parameter
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
@@ -306,63 +267,7 @@ class Resolver:
 
     def preload(self) -> None:
         """Load every symbol at once (a full build resolves everything; one query beats thousands)."""
-        self._by_name.clear()
-        for row in self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols ORDER BY id"):
-            s = _sym(row)
-            self._by_id[s.id] = s
-            self._by_name.setdefault(s.name, []).append(s)
-            if s.parent_id is not None:
-                self._children.setdefault(s.parent_id, []).append(s)
-            if s.kind == "module":
-                self._module_sym[s.file_id] = s
-        for name, syms in self._by_name.items():
-            self._by_name[name] = self._ordered(syms)
-        self._preloaded = True
-
-    def _ordered(self, syms: list[Sym]) -> list[Sym]:
-        """Symbols in an order that does not depend on ids (which differ between full and incremental)."""
-        return sorted(syms, key=lambda s: (self.modules.file(s.file_id)[0], s.qualname))
-
-    _preloaded = False
-
-    def named(self, name: str) -> list[Sym]:
-        if name not in self._by_name:
-            if self._preloaded:
-                return []
-            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name=?", (name,))
-            self._by_name[name] = self._ordered([_sym(r) for r in rows])
-            for s in self._by_name[name]:
-                self._by_id.setdefault(s.id, s)
-        return self._by_name[name]
-
-    def defined_in(self, s: Sym) -> Sym:
-        """The scope whose body defines ``s``: its parent, or its file's module."""
-        return self.sym(s.parent_id) if s.parent_id is not None else self.module_symbol(s.file_id)
-
-    def sym(self, sid: int) -> Sym:
-        if sid not in self._by_id:
-            row = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE id=?", (sid,)).fetchone()
-            self._by_id[sid] = _sym(row)
-        return self._by_id[sid]
-
-    def children(self, sid: int) -> list[Sym]:
-        if sid not in self._children:
-            if self._preloaded:
-                return []
-            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE parent_id=? ORDER BY id", (sid,))
-            self._children[sid] = [_sym(r) for r in rows]
-        return self._children[sid]
-
-    def module_symbol(self, file_id: int) -> Sym:
-        if file_id not in self._module_sym:
-            row = self.conn.execute(
-                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?", (file_id, MODULE_QUALNAME)
-            ).fetchone()
-            self._module_sym[file_id] = _sym(row)
-        return self._module_sym[file_id]
-
-    def top_level(self, file_id: int, name: str) -> list[Sym]:
-        return [s for s in self.named(name) if s.file_id == file_id and s.parent_id == self.module_symbol(file_id).id]
+        self.symbols.preload()
 
     def imports_of(self, file_id: int) -> list[sqlite3.Row]:
         if file_id not in self._file_imports:
@@ -408,7 +313,7 @@ class Resolver:
             return found
         if self._subclasses_all:
             return []
-        if self._subclass_queries < _ONE_BY_ONE and not self._preloaded:
+        if self._subclass_queries < _ONE_BY_ONE and not self.symbols.preloaded:
             self._subclass_queries += 1
             found = self._subclasses[class_id] = [
                 r[0]
@@ -455,7 +360,7 @@ class Resolver:
         s: Sym | None = scope
         while s is not None:
             chain.append(s)
-            s = self.sym(s.parent_id) if s.parent_id is not None else None
+            s = self.symbols.sym(s.parent_id) if s.parent_id is not None else None
         return chain
 
     def _facts_of(self, fid: int, scope: Sym, var: str, *, bases_elsewhere: bool = False) -> list[tuple[Sym, Fact]]:
@@ -478,11 +383,11 @@ class Resolver:
                 return list(cached)  # (a copy: callers add to what they get)
             out: list[tuple[Sym, Fact]] = []
             for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
-                owner = self.sym(cid)
+                owner = self.symbols.sym(cid)
                 if owner.file_id != fid and not bases_elsewhere:
                     continue
                 stated = facts if owner.file_id == fid else self.facts(owner.file_id)
-                out = [(m, f) for m in self.children(cid) for f in stated.get((m.id, "self." + attr), [])]
+                out = [(m, f) for m in self.symbols.children(cid) for f in stated.get((m.id, "self." + attr), [])]
                 out.extend((owner, f) for f in stated.get((cid, attr), []))
                 if out:
                     break
@@ -603,7 +508,7 @@ class Resolver:
 
     def _a_method(self, cls: Sym) -> Sym | None:
         """A method of the class, to ask what ``self.x`` holds from (:meth:`_facts_of` reads every method's)."""
-        return next((m for m in self.children(cls.id) if m.kind == "method"), None)
+        return next((m for m in self.symbols.children(cls.id) if m.kind == "method"), None)
 
     def _imported_instances(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """For a name imported from a module of the repository that makes it at its top (``from .backend import
@@ -636,7 +541,7 @@ class Resolver:
     def _module_instances_of(self, f: int, variable: str) -> list[Sym]:
         """The classes of what a module makes at its top and keeps in ``variable`` (``json = JSONBackend()``), or
         of what it imports under that name in turn."""
-        module = self.module_symbol(f)
+        module = self.symbols.module_symbol(f)
         made = self._module_instances.get(f)
         if made is None:  # these rows only (see _module_alias)
             made = self._module_instances[f] = {}
@@ -830,7 +735,7 @@ class Resolver:
                 for cid in self._linearized(cls.id):
                     for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
                         name = element_name(str(text))
-                        scope = self.defined_in(self.sym(cid))
+                        scope = self.symbols.defined_in(self.symbols.sym(cid))
                         found.extend(c for c in (self._resolve_type_text(fid, scope, name) if name else []) if c not in found)
             finally:
                 self._depth = depth
@@ -919,7 +824,7 @@ class Resolver:
         for two)."""
         if fn.parent_id is not None and any(d.rpartition(".")[2] == "overload" for d in fn.decorators):
             out: list[Sym] = []
-            for d in self.children(fn.parent_id):
+            for d in self.symbols.children(fn.parent_id):
                 if d.name == fn.name:
                     out.extend(c for c in self._returns_of(d, fid) if c not in out)
             return out
@@ -934,7 +839,7 @@ class Resolver:
         if fn.file_id != fid:
             # a classmethod of another file (`URIReference.from_string(...)`) is most often another constructor
             # of its class: one of its instances, as its decorator, a fact of the symbol, tells
-            parent = self.sym(fn.parent_id) if fn.parent_id is not None and "classmethod" in fn.decorators else None
+            parent = self.symbols.sym(fn.parent_id) if fn.parent_id is not None and "classmethod" in fn.decorators else None
             if parent is not None and parent.kind in _CLASS_KINDS:
                 return [parent]
             out = self._returned_classes(fn)
@@ -958,9 +863,9 @@ class Resolver:
                 (cls.file_id,),
             ):
                 facts.setdefault(int(scope_id), []).append((str(variable), str(value)))
-        own = self._child_map(cls.id)
+        own = self.symbols.child_map(cls.id)
         out: list[Sym] = []
-        for m in self.children(cls.id):
+        for m in self.symbols.children(cls.id):
             for variable, value in facts.get(m.id, []):
                 found = own.get(value.partition(".")[2]) if variable == container and stored_method(variable, value) else None
                 if found is not None and found.kind in ("function", "method") and found not in out:
@@ -1077,7 +982,7 @@ class Resolver:
         if name == alias.name and bound.isidentifier() and alias.parent_id is not None:
             found = self.member(alias.parent_id, bound)
             if found is None or found.kind not in ("method", "function"):
-                module = self.module_symbol(alias.file_id)
+                module = self.symbols.module_symbol(alias.file_id)
                 found = next((t.sym for t in self.lookup(alias.file_id, module, bound) if t.sym.kind == "function"), None)
         self._aliases[alias.id] = found
         return found
@@ -1106,7 +1011,7 @@ class Resolver:
             names = [element_name(annotation) if element else type_name(annotation)]
         out: list[Sym] = []
         if self._depth <= 4:
-            scope = self.defined_in(fn)
+            scope = self.symbols.defined_in(fn)
             self._depth += 1
             try:
                 for name_text in names:
@@ -1143,13 +1048,13 @@ class Resolver:
         for f in sorted(set(files)):
             if self.modules.file(f)[0].rsplit("/", 1)[-1] == "__main__.py":
                 # (run as `__main__`, a `__main__.py` with an `if __name__ == "__main__":` block runs that block too)
-                out.append((Target(self.module_symbol(f), "spawn", _SPAWN_CONFIDENCE, len(files)), "import"))
+                out.append((Target(self.symbols.module_symbol(f), "spawn", _SPAWN_CONFIDENCE, len(files)), "import"))
             row = self.conn.execute(
-                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?",
+                f"SELECT {SYM_COLUMNS} FROM symbols WHERE file_id=? AND qualname=?",
                 (f, MAIN_SCOPE),
             ).fetchone()
             if row is not None:
-                out.append((Target(_sym(row), "spawn", _SPAWN_CONFIDENCE, len(files)), "call"))
+                out.append((Target(sym_from_row(row), "spawn", _SPAWN_CONFIDENCE, len(files)), "call"))
         return out
 
     def _dotted(self, fid: int, name: str, module: str) -> list[Target]:
@@ -1157,7 +1062,7 @@ class Resolver:
         (``"mistune.plugins.footnotes.footnotes"`` in a table of plugins, a settings list of classes)."""
         found = [t for f in self.modules.module_files(fid, module, 0) for t in self.export(f, name)]
         if not found:
-            found = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, f"{module}.{name}", 0)]
+            found = [Target(self.symbols.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, f"{module}.{name}", 0)]
         return [Target(t.sym, "string", min(t.confidence, _STRING_CONFIDENCE)) for t in found if t.resolution != "name-match"]
 
     def _package_modules(self, fid: int, package: str) -> list[Target]:
@@ -1176,21 +1081,10 @@ class Resolver:
                 else:  # `pkg/ext/y/__init__.py`
                     below = posixpath.dirname(posixpath.dirname(path)) == directory and path.endswith("/__init__.py")
                 if below and self.modules.file(module)[1] == "python":
-                    out.append(Target(self.module_symbol(module), "string", _STRING_CONFIDENCE))
+                    out.append(Target(self.symbols.module_symbol(module), "string", _STRING_CONFIDENCE))
         return out
 
     # --- name binding in a file ------------------------------------------------------------------
-
-    def _child_map(self, sid: int) -> dict[str, Sym]:
-        """Children of a symbol by name (the first definition of a name wins, as in a look-up)."""
-        m = self._child_maps.get(sid)
-        if m is None:
-            m = {}
-            for child in self.children(sid):
-                if child.kind not in ("module", "test"):  # `it("run")` is not a definition of `run`
-                    m.setdefault(child.name, child)
-            self._child_maps[sid] = m
-        return m
 
     def _bindings(self, file_id: int) -> tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]:
         """Import bindings of a file: (scope id, bound name) → import rows, and wildcard imports by scope."""
@@ -1236,7 +1130,7 @@ class Resolver:
             # Python class bodies do not enclose the functions inside them
             if python and enclosing.kind == "class" and i > 0:
                 continue
-            child = self._child_map(enclosing.id).get(name)
+            child = self.symbols.child_map(enclosing.id).get(name)
             if child is not None:
                 return [Target(child, "local", 1.0)]
             if python and i > 0 and enclosing.params and name in _param_names(enclosing):
@@ -1262,25 +1156,25 @@ class Resolver:
         python = self.modules.file(file_id)[1] == "python"
         if imported is None:
             target_module = module if (alias or not python) else module.split(".")[0]
-            return [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, target_module, level)]
+            return [Target(self.symbols.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, target_module, level)]
         if imported == "default":
-            return [Target(self.module_symbol(f), "import", 0.9) for f in self.modules.module_files(file_id, module, level)]
+            return [Target(self.symbols.module_symbol(f), "import", 0.9) for f in self.modules.module_files(file_id, module, level)]
         out: list[Target] = []
         for f in self.modules.module_files(file_id, module, level):
             out.extend(self.export(f, imported))
         if not out and python:
             # `from pkg import submodule`
             sub = (module + "." + imported) if module else imported
-            out = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, sub, level)]
+            out = [Target(self.symbols.module_symbol(f), "import", 1.0) for f in self.modules.module_files(file_id, sub, level)]
         return out
 
     def export(self, file_id: int, name: str) -> list[Target]:
         """What module ``file_id`` offers under ``name``: its own definition or a re-exported import."""
-        own = self._child_map(self.module_symbol(file_id).id).get(name)
+        own = self.symbols.child_map(self.symbols.module_symbol(file_id).id).get(name)
         if own is not None:
             return [Target(own, "import", 1.0)]
         if self.imports_of(file_id):
-            found = [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.module_symbol(file_id), name)]
+            found = [Target(t.sym, "import", t.confidence) for t in self.lookup(file_id, self.symbols.module_symbol(file_id), name)]
             if found:
                 return found
         return self._module_alias(file_id, name)
@@ -1288,7 +1182,7 @@ class Resolver:
     def _module_alias(self, file_id: int, name: str) -> list[Target]:
         """``OMD = OrderedMultiDict`` at the top of a module: importing ``OMD`` from it gets that definition
         (:func:`affected.affected_files` re-resolves the importers when what the alias names changes)."""
-        module = self.module_symbol(file_id)
+        module = self.symbols.module_symbol(file_id)
         aliases = self._module_aliases.get(file_id)
         if aliases is None:  # only these rows: all of another file's facts would stay cached for the whole build
             aliases = self._module_aliases[file_id] = {}
@@ -1329,13 +1223,13 @@ class Resolver:
         facts = self.facts(fid)
         out: list[Target] = []
         for cid in self._linearized(cls.id):
-            stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None
+            stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
             if stated:  # a class bound here is typed already: calling self.x constructs it (_resolve_member)
                 found = self._bound_in_body(fid, cid, name, stated)
                 out = [Target(t, "class-attribute", 0.9) for t in found if t.kind in ("function", "method")]
                 break
         for cid in self._descendants(cls.id):
-            stated = facts.get((cid, name)) if self.sym(cid).file_id == fid else None
+            stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
             for t in self._bound_in_body(fid, cid, name, stated or []):
                 if t not in [o.sym for o in out]:
                     out.append(Target(t, "dispatch", 0.7))
@@ -1365,7 +1259,7 @@ class Resolver:
                 if any(start <= r[2] < end for start, end in spans)
             ]
         out: list[Sym] = []
-        for t in self._named_by(fid, self.sym(cid), name, texts):
+        for t in self._named_by(fid, self.symbols.sym(cid), name, texts):
             if (t.sym.kind in ("function", "method") or t.sym.kind in _CLASS_KINDS) and t.sym not in out:
                 out.append(t.sym)
         return out
@@ -1387,7 +1281,7 @@ class Resolver:
         for n, cid in enumerate(self._linearized(class_id)):
             if n == 0 and skip_self:
                 continue
-            found = self._child_map(cid).get(name)
+            found = self.symbols.child_map(cid).get(name)
             if found is not None:
                 break
         self._members[key] = found
@@ -1418,7 +1312,7 @@ class Resolver:
         for sub in self._descendants(cls.id):
             order = self._linearized(sub)
             after = order[order.index(cls.id) + 1 :] if cls.id in order else []
-            m = next((d for d in (self._child_map(cid).get(name) for cid in after) if d is not None), None)
+            m = next((d for d in (self.symbols.child_map(cid).get(name) for cid in after) if d is not None), None)
             if m is not None and m not in found:
                 found.append(m)
         if len(found) > MAX_CANDIDATES:
@@ -1435,7 +1329,7 @@ class Resolver:
             return cached
         here = self.member(class_id, name)
         out: list[Sym] = []
-        definers = {s.parent_id for s in self.named(name) if s.parent_id is not None}
+        definers = {s.parent_id for s in self.symbols.named(name) if s.parent_id is not None}
         if definers <= {here.parent_id if here is not None else None}:
             self._dispatch[key] = out  # no other class defines the name: nothing to walk
             return out
@@ -1469,7 +1363,7 @@ class Resolver:
             if s.kind in _CLASS_KINDS or facts.get((s.id, "cls")):
                 return None
             if "cls" in _param_names(s):
-                owner = self.sym(s.parent_id) if s.parent_id is not None else None
+                owner = self.symbols.sym(s.parent_id) if s.parent_id is not None else None
                 return owner if owner is not None and owner.kind in _CLASS_KINDS else None
         return None
 
@@ -1478,7 +1372,7 @@ class Resolver:
         while s is not None:
             if s.kind in _CLASS_KINDS:
                 return s
-            s = self.sym(s.parent_id) if s.parent_id is not None else None
+            s = self.symbols.sym(s.parent_id) if s.parent_id is not None else None
         return None
 
     # --- resolving -------------------------------------------------------------------------------
@@ -1491,8 +1385,8 @@ class Resolver:
             for b in self.conn.execute(
                 "SELECT symbol_id, text, line FROM bases WHERE file_id=? ORDER BY id", (fid,)
             ).fetchall():
-                cls = self.sym(b[0])
-                scope = self.defined_in(cls)
+                cls = self.symbols.sym(b[0])
+                scope = self.symbols.defined_in(cls)
                 text = strip_generics(b[1])
                 receiver, _, name = text.rpartition(".") if "." in text else ("", "", text)
                 if "::" in name:
@@ -1568,18 +1462,18 @@ class Resolver:
 
         language = self.modules.file(fid)[1]
         for imp in self.imports_of(fid):
-            scope = self.sym(imp["scope_id"])
+            scope = self.symbols.sym(imp["scope_id"])
             name = imp["name"]
             if name == "*":
                 for f in self.modules.module_files(fid, imp["module"], imp["level"]):
-                    add(scope.id, Target(self.module_symbol(f), "import", 1.0), "import", imp["line"])
+                    add(scope.id, Target(self.symbols.module_symbol(f), "import", 1.0), "import", imp["line"])
                 continue
             hit = self._from_import(fid, imp)
             if language == "python" and name is None and not imp["alias"]:
-                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], 0)]
+                hit = [Target(self.symbols.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], 0)]
             elif language == "python" and not hit and name is not None:
                 # `from mod import VARIABLE`: no definition, but the import runs mod's body
-                hit = [Target(self.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], imp["level"])]
+                hit = [Target(self.symbols.module_symbol(f), "import", 1.0) for f in self.modules.module_files(fid, imp["module"], imp["level"])]
             for t in hit:
                 add(scope.id, t, "import", imp["line"])
 
@@ -1594,7 +1488,7 @@ class Resolver:
         called_at: dict[tuple[int, int], list[Sym]] = {}
         calls_parameter = self._parameter_callers(fid, rows) if language == "python" else frozenset()
         for ref_id, scope_id, kind, name, receiver, line in rows:
-            scope = self.sym(scope_id)
+            scope = self.symbols.sym(scope_id)
             if receiver == "self" and kind in ("attr", "call", "ref") and language == "python":
                 # `self.x` read in a method runs the instance's class's `__getattribute__`, its own or a subclass's
                 # (pyte's `HistoryScreen.__getattribute__` for every read in Screen's methods)
@@ -1660,8 +1554,8 @@ class Resolver:
             if decorating and language == "python" and not receiver:
                 # it runs in the scope around the definition: a class body sees its own names (radon's
                 # `def dispatch(meth)` in HalsteadVisitor's body, then `@dispatch def visit_BinOp`)
-                owner = self.sym(scope.parent_id) if scope.parent_id is not None else None
-                own = self._child_map(owner.id).get(name) if owner is not None and owner.kind in _CLASS_KINDS else None
+                owner = self.symbols.sym(scope.parent_id) if scope.parent_id is not None else None
+                own = self.symbols.child_map(owner.id).get(name) if owner is not None and owner.kind in _CLASS_KINDS else None
                 if own is not None and own.id != scope.id and own.kind in ("function", "method"):
                     targets = [Target(own, "local", 1.0)]
             if kind == "hashkey":  # x[key], key in x: x may be a dict or a set (or a list: then nothing runs)
@@ -1779,7 +1673,7 @@ class Resolver:
             # the code that runs the `def` runs the decorator: the function around it (`def outer(): @deco def
             # inner(): ...`), or, on import, the module body or the class body (a decorator that raises breaks
             # every import of the module, as `f = deco(f)` written out does)
-            parent = self.sym(scope.parent_id) if decorating and scope.parent_id is not None else None
+            parent = self.symbols.sym(scope.parent_id) if decorating and scope.parent_id is not None else None
             for t in targets:
                 add(scope.id, t, "call", line)
                 if t.sym.file_id == fid and t.resolution != "name-match":
@@ -1838,7 +1732,7 @@ class Resolver:
                     if (
                         language == "python"
                         and callee.id != t.sym.id
-                        and not self.sym(src).is_test
+                        and not self.symbols.sym(src).is_test
                         and callee.id in self._parameter_callers(callee.file_id)
                     ):
                         for g in given:
@@ -1861,7 +1755,7 @@ class Resolver:
                 for callee in callees:
                     users = self._calls_stored_parameter(fid, callee, rows) if callee.kind == "class" else []
                     for user in users:
-                        for g in self._decorated_by(fid, self.sym(src)):
+                        for g in self._decorated_by(fid, self.symbols.sym(src)):
                             if g.sym.id != user.id:
                                 add(user.id, g, "call", line)
             # a descriptor class of the file (`@instanceproperty def func(self)`): its __get__ runs the getters made
@@ -1894,7 +1788,7 @@ class Resolver:
         found = self._candidate_cache.get(key)
         if found is None:
             kinds = ("method", "function") if receiver else _CALLABLE_KINDS
-            found = self._candidate_cache[key] = [s for s in self.named(name) if s.kind in kinds]
+            found = self._candidate_cache[key] = [s for s in self.symbols.named(name) if s.kind in kinds]
         return found
 
     def _resolve_name(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target]:
@@ -1932,11 +1826,11 @@ class Resolver:
                     here = posixpath.dirname(self.modules.file(fid)[0])
                     same = [
                         s
-                        for s in self.named(name)
+                        for s in self.symbols.named(name)
                         if s.kind in _CALLABLE_KINDS
                         and self.modules.file(s.file_id)[1] == language
                         and posixpath.dirname(self.modules.file(s.file_id)[0]) == here
-                        and (self.sym(s.parent_id).kind == "module" if s.parent_id is not None else True)
+                        and (self.symbols.sym(s.parent_id).kind == "module" if s.parent_id is not None else True)
                     ]
                     if same:
                         return [Target(s, "package", 0.9, len(same)) for s in same]
@@ -1973,7 +1867,7 @@ class Resolver:
             # Version.__eq__). Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's
             # __call__ or __repr__ from them (graph.Graph.protocol_callers), where one class by name cut voluptuous's callers
             if receiver and kind == "call" and language == "python" and name in _WHOLE_NAME_DUNDERS:
-                methods = [c for c in self.named(name) if c.kind == "method"]
+                methods = [c for c in self.symbols.named(name) if c.kind == "method"]
                 return self._named_after_receiver(receiver, methods, whole=True)
             return []
         cands = self._candidates(name, receiver)
@@ -1995,11 +1889,11 @@ class Resolver:
             if not cands and receiver and language == "python":
                 # `self.config.min` where nothing tells what `config` holds: the `__getattr__` of a class named after
                 # it (radon's `Config`, which serves its values from a dict), as a reading of it runs
-                return self._named_after_receiver(receiver, [c for c in self.named("__getattr__") if c.kind == "method"])
+                return self._named_after_receiver(receiver, [c for c in self.symbols.named("__getattr__") if c.kind == "method"])
         elif receiver in _SELF_NAMES and name[:1].isupper() and language == "python":
             # `self.AND(self, other)` where the class says `AND = None` and the program sets it later (boolean.py's
             # BooleanAlgebra: `setattr(obj, "AND", AND_class or AND)`): an attribute named like a class holds one
-            cands = cands + [c for c in self.named(name) if c.kind in _CLASS_KINDS and self.modules.file(c.file_id)[1] == language]
+            cands = cands + [c for c in self.symbols.named(name) if c.kind in _CLASS_KINDS and self.modules.file(c.file_id)[1] == language]
         if receiver and kind == "call" and language == "python" and receiver not in _SELF_NAMES and not receiver.startswith("super"):
             plugins = self._module_families.get(name)  # (the candidates of a name with a receiver are the same everywhere)
             if plugins is None:
@@ -2028,7 +1922,7 @@ class Resolver:
         candidates (none otherwise)."""
         by_folder: dict[str, list[Sym]] = {}
         for c in cands:
-            if c.kind == "function" and c.parent_id is not None and self.sym(c.parent_id).kind == "module":
+            if c.kind == "function" and c.parent_id is not None and self.symbols.sym(c.parent_id).kind == "module":
                 by_folder.setdefault(posixpath.dirname(self.modules.file(c.file_id)[0]), []).append(c)
         found = max(by_folder.values(), key=len, default=[])
         return found if len(found) >= _MODULE_FAMILY_MIN and 4 * len(found) >= 3 * len(cands) else []
@@ -2036,7 +1930,7 @@ class Resolver:
     def _binds_in_body(self, cls: Sym, name: str) -> bool:
         """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
         for cid in self._linearized(cls.id):
-            stated = self.facts(self.sym(cid).file_id).get((cid, name), [])
+            stated = self.facts(self.symbols.sym(cid).file_id).get((cid, name), [])
             if any(kind in ("assign", "alias") for kind, _text in stated):
                 return True
         return False
@@ -2062,14 +1956,14 @@ class Resolver:
             return []
         named = []
         for c in cands:
-            owner = self.sym(c.parent_id) if c.kind == "method" and c.parent_id is not None else None
+            owner = self.symbols.sym(c.parent_id) if c.kind == "method" and c.parent_id is not None else None
             if owner is not None and owner.kind in _CLASS_KINDS:
                 owner_words = _CAMEL_WORDS.findall(owner.name)
                 if owner_words and owner_words[-1].lower() == noun:  # `engine`, `main_engine`: a RenderEngine
                     named.append(c)
         if whole:  # the class the name's noun is, or its whole name (pyasn1's `singleTag` a Tag, `type_info` a TypeInfo)
             spelled = {noun, last.replace("_", "").lower()}
-            named = [c for c in named if c.parent_id is not None and self.sym(c.parent_id).name.lower() in spelled]
+            named = [c for c in named if c.parent_id is not None and self.symbols.sym(c.parent_id).name.lower() in spelled]
         if not named or len(named) > MAX_CANDIDATES:
             return []
         # several classes so named (`node.render()` over `_EscapeNode`, `_SectionNode`, ...) are a family by name:
@@ -2132,7 +2026,7 @@ class Resolver:
         ).fetchall()
         out: list[Target] = []
         for scope_id, ref_name, receiver in rows:
-            for t in self._resolve_name(fid, self.sym(scope_id), ref_name, receiver, "type"):
+            for t in self._resolve_name(fid, self.symbols.sym(scope_id), ref_name, receiver, "type"):
                 if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym not in [o.sym for o in out]:
                     out.append(Target(t.sym, "argparse", 0.8, 1))
         return out
@@ -2153,7 +2047,7 @@ class Resolver:
                     # `def dump_tree(node, iter_node=iter_node): def dump(n): iter_node(n)`: the default is the
                     # outer definition, evaluated where the `def` runs (the enclosing function's own body looks
                     # past its parameters already)
-                    where = self.sym(where.parent_id)
+                    where = self.symbols.sym(where.parent_id)
                 recv, _, target = text.rpartition(".")
                 found = [t for t in self._resolve_name(fid, where, target, recv, kind) if t.resolution != "name-match"]
                 if not found and recv and kind == "call":
@@ -2387,7 +2281,7 @@ class Resolver:
                 if not found and language == "python":
                     sub = self.modules.file(target.file_id)[2]
                     found = [
-                        Target(self.module_symbol(f), "module", 1.0)
+                        Target(self.symbols.module_symbol(f), "module", 1.0)
                         for f in self.modules.module_files(fid, f"{sub}.{name}", 0)
                     ] if sub else []
                     if not found and kind == "call":
@@ -2434,7 +2328,7 @@ class Resolver:
             for scope_id, name in self.conn.execute(
                 "SELECT scope_id, name FROM refs WHERE file_id = ? AND kind = 'store' AND receiver = 'self'", (fid,)
             ):
-                owner = self.enclosing_class(self.sym(scope_id))
+                owner = self.enclosing_class(self.symbols.sym(scope_id))
                 if owner is not None:
                     by_class.setdefault(owner.id, set()).add(name)
         return by_class.get(cls.id) or frozenset()
@@ -2503,7 +2397,7 @@ class Resolver:
         if m is None and name == "__str__" and fid is not None:
             m = self._repr_for_str(fid, class_id)
         if m is None and name in ORDERING_METHODS and any(
-            d.rpartition(".")[2] == "total_ordering" for c in self._linearized(class_id) for d in self.sym(c).decorators
+            d.rpartition(".")[2] == "total_ordering" for c in self._linearized(class_id) for d in self.symbols.sym(c).decorators
         ):
             # `@functools.total_ordering` makes the other comparisons from the one the class defines (attrs'
             # VersionInfo: `vi <= (19, 2)` runs its __lt__)
@@ -2518,7 +2412,7 @@ class Resolver:
         a ``__str__`` of its own)."""
         mro = self._linearized(class_id)
         facts = self.facts(fid)
-        if any(self.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
+        if any(self.symbols.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
             return None
         return self.member(class_id, "__repr__")
 
@@ -2640,18 +2534,18 @@ class Resolver:
                 facts = self.facts(fid)
                 # or a method of the class fills it through a name of its own (`conv = self._type_conversions`, then
                 # `conv[group] = int_convert(10)`: parse's Parser)
-                for m in self.children(cls.id):
+                for m in self.symbols.children(cls.id):
                     for var in self._aliases_of(fid, m.id, container) if m.kind == "method" else ():
                         tables.extend((m, f) for f in facts.get((m.id, var), []) if f[0] == "item")
                 for sub in self._descendants(cls.id):
-                    if self.sym(sub).file_id == fid:
-                        tables.extend((self.sym(sub), f) for f in facts.get((sub, attr), []))
+                    if self.symbols.sym(sub).file_id == fid:
+                        tables.extend((self.symbols.sym(sub), f) for f in facts.get((sub, attr), []))
                         # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
-                        for m in self.children(sub):
+                        for m in self.symbols.children(sub):
                             tables.extend((m, f) for f in facts.get((m.id, container), []))
                     else:  # a subclass of another file: the methods of its own it stores there
-                        found.extend(f for f in self.stored_methods(self.sym(sub), container) if f not in found)
-            module = self.module_symbol(fid)
+                        found.extend(f for f in self.stored_methods(self.symbols.sym(sub), container) if f not in found)
+            module = self.symbols.module_symbol(fid)
             if container.isidentifier() and all(at.id == module.id and kind != "item" for at, (kind, _) in tables):
                 # a module's table, stated at import time (`ADAPTERS = deque([DictAdapter, ...])`: what it is made of)
                 tables += [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]
@@ -2735,7 +2629,7 @@ class Resolver:
         """The methods ``getattr(receiver, "<prefix>..." )`` may return: those whose name starts with the
         prefix, of the receiver's class (``self``, ``cls`` or a typed variable), its bases and subclasses (for
         an empty prefix, all but the special methods). For a prefix with a tail (``xpath_*_function``, see
-        :func:`_name_fits`): those whose name fits it, or when none does, those of the prefix alone (the name may be of
+        :func:`name_fits`): those whose name fits it, or when none does, those of the prefix alone (the name may be of
         something set at run time, formencode's ``getattr(cls, "_%s__singleton" % cls.__name__)``: what the look-up
         finds is not known)."""
         found = self._members_fitting(fid, scope, prefix, receiver)
@@ -2757,7 +2651,7 @@ class Resolver:
         found: list[Sym] = []
         for cls in classes:
             for cid in [*self._linearized(cls.id), *self._descendants(cls.id)]:
-                found.extend(c for c in self.children(cid) if _prefixed(c, prefix, scope) and c not in found)
+                found.extend(c for c in self.symbols.children(cid) if _prefixed(c, prefix, scope) and c not in found)
         if receiver in ("self", "cls") and classes and len(prefix) >= _PREFIX_GUESS_MIN:
             # and the mixins of the language's project named so (marko's `getattr(self, "render_" + ...)` in
             # Renderer.render runs `GFMRendererMixin.render_table`: an extension's mixins join the renderer class at
@@ -2774,7 +2668,7 @@ class Resolver:
         name along its bases."""
         seen: dict[str, Sym] = {}
         for cid in self._linearized(cls.id):
-            for child in self.children(cid):
+            for child in self.symbols.children(cid):
                 if _prefixed(child, prefix, scope):
                     seen.setdefault(child.name, child)
         return list(seen.values())
@@ -2812,7 +2706,7 @@ class Resolver:
         may find in the class it joins."""
         out: list[Target] = []
         for t in self._prefix_guesses(prefix, language, every=True):
-            owner = self.sym(t.sym.parent_id) if t.sym.parent_id is not None else None
+            owner = self.symbols.sym(t.sym.parent_id) if t.sym.parent_id is not None else None
             if owner is not None and owner.kind in _CLASS_KINDS and owner.name.endswith("Mixin"):
                 out.append(t)
         return out
@@ -2825,13 +2719,8 @@ class Resolver:
         key = (prefix, language, every)
         if key in self._prefix_guessed:
             return self._prefix_guessed[key]
-        if self._preloaded:
-            syms = [s for name, group in self._by_name.items() if _name_fits(name, prefix) for s in group]
-        else:
-            head, _, tail = prefix.partition("*")
-            rows = self.conn.execute(f"SELECT {_SYM_COLUMNS} FROM symbols WHERE name GLOB ?", (f"{head}*{tail}",))
-            syms = [_sym(r) for r in rows]
-        cands = self._ordered(
+        syms = self.symbols.named_like(prefix)
+        cands = self.symbols.ordered(
             [s for s in syms if s.kind == "method" and s.name != prefix and self.modules.file(s.file_id)[1] == language]
         )
         found: list[Target] = []
@@ -2846,7 +2735,7 @@ class Resolver:
         callee = fn.decorators[0].partition("(")[0].strip()
         if self._depth > 4 or not callee or not all(p.isidentifier() for p in callee.split(".")):
             return None
-        scope = self.defined_in(fn)
+        scope = self.symbols.defined_in(fn)
         receiver, _, name = callee.rpartition(".")
         return scope, receiver, name
 
@@ -2918,7 +2807,7 @@ class Resolver:
         for factory in self._bound(fid, owner, callee):
             if factory.kind != "function" or ("assign", "property") not in self.returned_facts(factory.file_id).get(factory.id, []):
                 continue
-            nested = [c for c in self.children(factory.id) if c.kind == "function"]
+            nested = [c for c in self.symbols.children(factory.id) if c.kind == "function"]
             out.extend(Target(c, "property", 0.9) for c in nested if word in c.name.lower())
         return out
 
@@ -2937,7 +2826,7 @@ class Resolver:
         file (the store names the attribute when a class body's statements change: store._class_statements)."""
         out: list[Target] = []
         for cid in self._linearized(cls.id):
-            owner = self.sym(cid)
+            owner = self.symbols.sym(cid)
             stated = self.facts(owner.file_id).get((cid, name), [])
             if not stated:
                 continue
@@ -2996,7 +2885,7 @@ class Resolver:
     def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
         """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and
         its subclasses' as dispatch."""
-        if not self.named("__setattr__"):
+        if not self.symbols.named("__setattr__"):
             return []
         out: list[Target] = []
         for cls in self._instance_classes(fid, scope, receiver):
@@ -3149,11 +3038,11 @@ class Resolver:
         of any file (its return facts: :meth:`returned_facts`)."""
         out: list[Sym] = []
         # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
-        parent = fn.parent_id if fn.parent_id is not None else self.module_symbol(fn.file_id).id
+        parent = fn.parent_id if fn.parent_id is not None else self.symbols.module_symbol(fn.file_id).id
         returned = self.returned_facts(fn.file_id)
-        for definition in [c for c in self.children(parent) if c.name == fn.name] or [fn]:
+        for definition in [c for c in self.symbols.children(parent) if c.name == fn.name] or [fn]:
             for kind, text in returned.get(definition.id, []):
-                inner = self._child_map(definition.id).get(text) if kind == "alias" else None
+                inner = self.symbols.child_map(definition.id).get(text) if kind == "alias" else None
                 if inner is not None and inner.kind in ("function", "method") and inner not in out:
                     out.append(inner)
         return out
@@ -3168,7 +3057,7 @@ class Resolver:
             return []
         if fn.file_id != fid:
             return self._returned_elsewhere(fn) if fact == RETURN_FACT else []
-        nested = self._child_map(fn.id)
+        nested = self.symbols.child_map(fn.id)
         found: list[Sym] = []
         self._depth += 1
         try:
@@ -3197,7 +3086,7 @@ class Resolver:
         """For a function of another file: the functions and classes of its module (or that it imports) other than its
         own nested functions that it returns by name (``return functools.partial(update_wrapper, wrapped=wrapped)`` returns what calls
         ``update_wrapper``), through definitions and imports only (:meth:`_bound`)."""
-        skip = self._child_map(fn.id).keys() | _param_names(fn)  # nested ones: _returned_functions; parameters: not followed
+        skip = self.symbols.child_map(fn.id).keys() | _param_names(fn)  # nested ones: _returned_functions; parameters: not followed
         found = [s for s in self._returned_bound(fn, "alias", skip) if s.kind in _RETURNED_CALLABLE_KINDS]
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
@@ -3214,7 +3103,7 @@ class Resolver:
                     f" AND kind IN ({','.join('?' * len(PARAMETER_CALL_KINDS))})",
                     (fid, *PARAMETER_CALL_KINDS),
                 ).fetchall()
-            found = frozenset(parameter_callers(lambda s: self.sym(s).params, (r[1:5] for r in rows)))
+            found = frozenset(parameter_callers(lambda s: self.symbols.sym(s).params, (r[1:5] for r in rows)))
             self._param_callers[fid] = found
         return found
 
@@ -3241,7 +3130,7 @@ class Resolver:
         }
         if not stored:
             return []
-        methods = {m.id: m for m in self.children(cls.id) if m.kind in ("function", "method")}
+        methods = {m.id: m for m in self.symbols.children(cls.id) if m.kind in ("function", "method")}
         out: list[Sym] = []
         for _, scope_id, kind, name, receiver, _ in rows:
             method = methods.get(scope_id) if kind == "call" and receiver == "self" and name in stored else None
@@ -3318,10 +3207,10 @@ class Resolver:
         """Whether ``name`` is a parameter of a function enclosing ``scope`` (and no nearer definition hides it)."""
         s = scope
         while s.parent_id is not None:
-            s = self.sym(s.parent_id)
+            s = self.symbols.sym(s.parent_id)
             if s.kind not in ("function", "method"):
                 return False
-            if name in self._child_map(s.id):
+            if name in self.symbols.child_map(s.id):
                 return False
             if name in _param_names(s):
                 return True
@@ -3333,12 +3222,12 @@ class Resolver:
         (``@deco``; ``@factory(...)`` when the parameter is that of the decorator the factory returns)."""
         if scope.kind not in ("function", "method") or scope.file_id != fid or scope.parent_id is None:
             return []
-        owner = self.sym(scope.parent_id)
+        owner = self.symbols.sym(scope.parent_id)
         if owner.kind not in ("function", "method") or name not in _param_names(owner):
             return []
         if scope not in self._returned_functions(fid, owner):
             return []
-        factory = self.sym(owner.parent_id) if owner.parent_id is not None else None
+        factory = self.symbols.sym(owner.parent_id) if owner.parent_id is not None else None
         called: bool | None
         if factory is not None and factory.kind in ("function", "method"):
             if owner not in self._returned_functions(fid, factory):
@@ -3363,7 +3252,7 @@ class Resolver:
     def _defined_here(self, fid: int, dotted: str) -> bool:
         """Whether the last part of ``dotted`` names a function of the file ``fid`` (a cheap test before a look-up)."""
         last = dotted.rpartition(".")[2]
-        return any(s.file_id == fid and s.kind in ("function", "method") for s in self.named(last))
+        return any(s.file_id == fid and s.kind in ("function", "method") for s in self.symbols.named(last))
 
     def _registrars(self, fid: int, fn: Sym, name: str, receiver: str) -> list[Target]:
         """The functions that ``fn``'s decorator ``@receiver.name`` registers it with: ``receiver`` a plain name
@@ -3373,7 +3262,7 @@ class Resolver:
             return []
         return [
             t
-            for t in self._resolve_name(fid, self.defined_in(fn), receiver, "", "ref")
+            for t in self._resolve_name(fid, self.symbols.defined_in(fn), receiver, "", "ref")
             if t.resolution != "name-match" and t.sym.kind in ("function", "method") and t.sym != fn
         ]
 
@@ -3386,7 +3275,7 @@ class Resolver:
         found = self._decorating[fn.id] = []
         if fn.kind not in ("function", "method") or fn.file_id != fid:
             return found
-        parent = self.sym(fn.parent_id) if fn.parent_id is not None else None
+        parent = self.symbols.sym(fn.parent_id) if fn.parent_id is not None else None
         called: bool | None
         if parent is not None and parent.kind in ("function", "method"):
             if fn not in self._returned_functions(fid, parent):
@@ -3409,7 +3298,7 @@ class Resolver:
         """Whether one of ``fn``'s decorators names ``decorator`` (``called``: ``@decorator(...)``; None: either),
         looked up where ``fn`` is (in another file than ``decorator``'s, by import only: never a name-match)."""
         fid = fn.file_id
-        module_or_parent = self.defined_in(fn)
+        module_or_parent = self.symbols.defined_in(fn)
         for d in fn.decorators:
             head, paren, _ = d.partition("(")
             head = head.strip()
@@ -3430,11 +3319,11 @@ class Resolver:
         if self._decorated_by_name is None:
             by_name: dict[str, list[Sym]] = {}
             rows = self.conn.execute(
-                f"SELECT {', '.join('s.' + c.strip() for c in _SYM_COLUMNS.split(','))} FROM symbols s"
+                f"SELECT {', '.join('s.' + c.strip() for c in SYM_COLUMNS.split(','))} FROM symbols s"
                 " JOIN files f ON f.id=s.file_id WHERE s.decorators != '[]' AND f.language='python'"
                 " AND s.kind IN ('function', 'method') ORDER BY f.path, s.qualname"
             )
-            for fn in map(_sym, rows):
+            for fn in map(sym_from_row, rows):
                 for last in {decorator_name(d) for d in fn.decorators}:
                     by_name.setdefault(last, []).append(fn)
             self._decorated_by_name = by_name
@@ -3456,7 +3345,7 @@ class Resolver:
         self._depth += 1
         try:
             for scope_id, call_receiver, name, receiver in rows:
-                scope = self.sym(scope_id)
+                scope = self.symbols.sym(scope_id)
                 if self._depth > 4 or not any(
                     t.sym == decorator for t in self._resolve_name(fid, scope, decorator.name, call_receiver, "type")
                 ):
@@ -3472,7 +3361,7 @@ class Resolver:
         """The ``__get__`` methods of the file with the functions of the file a decorator turns into their
         descriptor (and each one's line): reading the attribute runs ``__get__``, which runs the function; and the
         ``__call__`` methods of the decorator classes of the file with the functions they wrap."""
-        getters = [g for name in ("__get__", "__call__") for g in self.named(name) if g.file_id == fid and g.kind == "method"]
+        getters = [g for name in ("__get__", "__call__") for g in self.symbols.named(name) if g.file_id == fid and g.kind == "method"]
         if not getters:
             return []
         made: dict[int, list[tuple[Sym, int]]] = {}
@@ -3480,7 +3369,7 @@ class Resolver:
             for getter in self._descriptor_getters(fid, fn, called=True):
                 if getter in getters:
                     made.setdefault(getter.id, []).append((fn, self._start_line(fn)))
-        return [(self.sym(gid), fns) for gid, fns in made.items()]
+        return [(self.symbols.sym(gid), fns) for gid, fns in made.items()]
 
     def _start_line(self, s: Sym) -> int:
         row = self.conn.execute("SELECT start_line FROM symbols WHERE id=?", (s.id,)).fetchone()
@@ -3491,10 +3380,10 @@ class Resolver:
         found = self._decorated_cache.get(fid)
         if found is None:
             rows = self.conn.execute(
-                f"SELECT {_SYM_COLUMNS} FROM symbols WHERE file_id=? AND decorators != '[]' ORDER BY qualname", (fid,)
+                f"SELECT {SYM_COLUMNS} FROM symbols WHERE file_id=? AND decorators != '[]' ORDER BY qualname", (fid,)
             )
             found = self._decorated_cache[fid] = [
-                s for s in (_sym(r) for r in rows) if s.kind in ("function", "method")
+                s for s in (sym_from_row(r) for r in rows) if s.kind in ("function", "method")
             ]
         return found
 
@@ -3506,7 +3395,7 @@ class Resolver:
             module = self.modules.file(target.file_id)[2]
             if module and self.modules.file(fid)[1] == "python":
                 files = self.modules.module_files(fid, f"{module}.{part}", 0)
-                return self.module_symbol(files[0]) if files else None
+                return self.symbols.module_symbol(files[0]) if files else None
             return None
         if target.kind in _CLASS_KINDS:
             member = self.member(target.id, part)
@@ -3524,7 +3413,7 @@ class Resolver:
         if self._renamed is None:
             self._renamed = {}
             for (sid,) in self.conn.execute("SELECT id FROM symbols WHERE decorators LIKE '%fixture%name%' ORDER BY id"):
-                fn = self.sym(sid)
+                fn = self.symbols.sym(sid)
                 for d in fn.decorators:
                     given = fixture_given_name(d) if _is_fixture_decorator(d) else None
                     if given is not None:
@@ -3547,10 +3436,10 @@ class Resolver:
                     out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, n))
             return out
         if receiver == "module":  # `setup_module()`, `setUpModule()`: the module-level hooks of the test's module
-            defined = self._child_map(self.module_symbol(fid).id)
+            defined = self.symbols.child_map(self.symbols.module_symbol(fid).id)
             hooks = [defined.get(n) for n in _MODULE_SETUP_FAMILY.get(name, ())]
             return [Target(h, "fixture", 1.0) for h in hooks if h is not None and h.kind == "function"]
-        candidates = [s for s in self.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
+        candidates = [s for s in self.symbols.named(name) if any(_is_fixture_decorator(d) for d in s.decorators)]
         candidates += self._renamed_fixtures().get(name, [])
         if not candidates:
             return []
@@ -3565,7 +3454,7 @@ class Resolver:
             return [Target(same[0], "fixture", 1.0)]
         # imported into the test module (vulture's `from . import v`, a fixture of tests/__init__.py): pytest finds it
         # among the module's names
-        module = self.module_symbol(fid)
+        module = self.symbols.module_symbol(fid)
         imported = [t.sym for t in self.lookup(fid, module, name)] if module is not None else []
         hit = [c for c in candidates if c in imported and c.id != scope.id]
         if hit:
@@ -3619,19 +3508,12 @@ def _is_property(s: Sym) -> bool:
     )
 
 
-def _name_fits(name: str, pattern: str) -> bool:
-    """Whether a member's name fits what a look-up by prefix builds: ``pattern`` the prefix (``visit_``), or the prefix
-    and the literal tail after what the program fills in (``xpath_*_function``)."""
-    head, _, tail = pattern.partition("*")
-    return name.startswith(head) and name.endswith(tail) and len(name) >= len(head) + len(tail)
-
-
 def _prefixed(member: Sym, prefix: str, scope: Sym) -> bool:
     """Whether ``getattr(x, "<prefix>" + ...)`` in ``scope`` may give the method ``member`` (``prefix``: a pattern of
-    :func:`_name_fits`; for an empty prefix, any but the special methods; never the scope itself)."""
+    :func:`name_fits`; for an empty prefix, any but the special methods; never the scope itself)."""
     return (
         member.kind in ("function", "method")
-        and _name_fits(member.name, prefix)
+        and name_fits(member.name, prefix)
         and member.name != prefix
         and member.id != scope.id
         and (bool(prefix) or not member.name.startswith("__"))

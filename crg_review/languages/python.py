@@ -2156,7 +2156,7 @@ def _looked_up_name(text: str) -> tuple[str, bool] | None:
 
 
 def _lookup_pattern(text: str, quote: str, start: int, prefix: str) -> str:
-    """``prefix*tail`` for the literal of ``text`` opening at ``start`` and closed by ``quote`` (resolve._name_fits)."""
+    """``prefix*tail`` for the literal of ``text`` opening at ``start`` and closed by ``quote`` (symbols.name_fits)."""
     end = text.find(quote, start)
     tail = _PLACEHOLDER_TAIL.search(text[start:end] if end >= 0 else text[start:])
     return f"{prefix}*{tail.group(1) if tail else ''}"
