@@ -13,7 +13,7 @@ __all__ = ["ModuleMap"]
 
 _JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
 #: look-ups of paths by suffix answered one scan at a time before an index of every suffix is built at once: an update
-#: asks a few, a full build thousands (as the resolver's look-ups of subclasses)
+#: asks a few, a full build thousands (as hierarchy.py's look-ups of subclasses)
 _ONE_BY_ONE = 64
 
 

@@ -49,6 +49,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from .hierarchy import ClassHierarchy
 from .model import (
     CLASS_KINDS,
     CLASS_TEST_HOOKS,
@@ -185,11 +186,6 @@ _MADE_ATTRIBUTE = re.compile(r"([A-Za-z_][\w.]*)\([^()]*\)\.([A-Za-z_]\w*)")
 _MAX_ANNOTATION_NAMES = 8
 #: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
 Fact = tuple[str, str]
-#: look-ups of subclasses answered one query at a time before every inherit edge is loaded at once: an update asks a
-#: few (a table load is 15-40 ms on django), a full build thousands (modulemap's look-ups of paths by suffix alike)
-_ONE_BY_ONE = 64
-
-
 @dataclass(frozen=True)
 class Target:
     sym: Sym
@@ -215,11 +211,8 @@ class Resolver:
         self.conn = conn
         self.modules = ModuleMap(conn)
         self.symbols = SymbolTable(conn, self.modules)
+        self.hierarchy = ClassHierarchy(conn, self.symbols)
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
-        self._bases: dict[int, list[int]] = {}
-        self._subclasses: dict[int, list[int]] | None = None
-        self._subclasses_all = False  # _subclasses holds every inherit edge (else: the classes asked about)
-        self._subclass_queries = 0
         self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
         self._constructed_vars: dict[int, frozenset[tuple[int, str, str]]] = {}  # :meth:`_constructions`
         self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
@@ -235,9 +228,6 @@ class Resolver:
         self._lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._scoped_lookups: dict[tuple[int, int, str], list[Target]] = {}
         self._in_progress: set[tuple[int, int, str]] = set()
-        self._members: dict[tuple[int, str, bool], Sym | None] = {}
-        self._mro: dict[int, list[int]] = {}
-        self._below: dict[int, list[int]] = {}
         self._candidate_cache: dict[tuple[str, bool], list[Sym]] = {}
         self._anywhere: dict[int, dict[str, sqlite3.Row]] = {}
         self._renamed: dict[str, list[Sym]] | None = None  # :meth:`_renamed_fixtures`
@@ -246,7 +236,6 @@ class Resolver:
         self._module_instances: dict[int, dict[str, list[str]]] = {}
         self._signatures: dict[int, str] = {}
         self._aliases: dict[int, Sym | None] = {}  # class-body alias -> what it binds (_aliased)
-        self._dispatch: dict[tuple[int, str, bool], list[Sym]] = {}
         self._decorated_cache: dict[int, list[Sym]] = {}
         self._decorated_by_name: dict[str, list[Sym]] | None = None
         self._decorating: dict[int, list[Target]] = {}  # decorator function → :meth:`_decorated_by`
@@ -279,58 +268,7 @@ class Resolver:
 
     def preload_bases(self) -> None:
         """Read every inheritance edge at once (a full build, after :meth:`resolve_bases`)."""
-        self._bases = {}
-        for src, dst in self.conn.execute(
-            "SELECT src_id, dst_id FROM edges WHERE kind='inherit' ORDER BY src_id, line, rowid"
-        ):
-            self._bases.setdefault(src, []).append(dst)
-        self._bases_complete = True
-
-    _bases_complete = False
-
-    def bases_of(self, class_id: int) -> list[int]:
-        """Resolved in-repo bases of a class, in declaration order (inherit edges, written in the order of the bases:
-        `class DataFrame(Padding, Frame)` looks in Padding first)."""
-        if self._bases_complete:
-            return self._bases.get(class_id, [])
-        if class_id not in self._bases:
-            self._bases[class_id] = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT dst_id FROM edges WHERE src_id=? AND kind='inherit' ORDER BY line, rowid",
-                    (class_id,),
-                )
-            ]
-        return self._bases[class_id]
-
-    def subclasses_of(self, class_id: int) -> list[int]:
-        """Direct in-repo subclasses, by path and qualname: one query per class for the first
-        :data:`_ONE_BY_ONE` classes, then every inherit edge at once."""
-        if self._subclasses is None:  # (reset by resolve_bases)
-            self._subclasses, self._subclasses_all, self._subclass_queries = {}, False, 0
-        found = self._subclasses.get(class_id)
-        if found is not None:
-            return found
-        if self._subclasses_all:
-            return []
-        if self._subclass_queries < _ONE_BY_ONE and not self.symbols.preloaded:
-            self._subclass_queries += 1
-            found = self._subclasses[class_id] = [
-                r[0]
-                for r in self.conn.execute(
-                    "SELECT e.src_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
-                    "WHERE e.dst_id=? AND e.kind='inherit' ORDER BY f.path, s.qualname",
-                    (class_id,),
-                )
-            ]
-            return found
-        self._subclasses, self._subclasses_all = {}, True
-        for src, dst in self.conn.execute(
-            "SELECT e.src_id, e.dst_id FROM edges e JOIN symbols s ON s.id=e.src_id JOIN files f ON f.id=s.file_id "
-            "WHERE e.kind='inherit' ORDER BY f.path, s.qualname"
-        ):
-            self._subclasses.setdefault(dst, []).append(src)
-        return self._subclasses.get(class_id, [])
+        self.hierarchy.preload_bases()
 
     def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
         """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
@@ -382,7 +320,7 @@ class Resolver:
             if cached is not None:  # (what a class's attribute holds is asked for every use of it in its methods)
                 return list(cached)  # (a copy: callers add to what they get)
             out: list[tuple[Sym, Fact]] = []
-            for cid in self._linearized(cls.id) if cls.kind == "class" else [cls.id]:
+            for cid in self.hierarchy.linearized(cls.id) if cls.kind == "class" else [cls.id]:
                 owner = self.symbols.sym(cid)
                 if owner.file_id != fid and not bases_elsewhere:
                     continue
@@ -412,7 +350,7 @@ class Resolver:
         if not var.startswith(("self.", "cls.")) or var.count(".") != 1 or self._depth > 4:
             return None
         cls = self.enclosing_class(scope)
-        prop = self.member(cls.id, var.partition(".")[2]) if cls is not None else None
+        prop = self.hierarchy.member(cls.id, var.partition(".")[2]) if cls is not None else None
         if prop is None or not _is_property(prop):
             return None
         self._depth += 1
@@ -482,7 +420,7 @@ class Resolver:
                     if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
                         cls = self.enclosing_class(where)
                         if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
-                            call = self.member(cls.id, "__call__")
+                            call = self.hierarchy.member(cls.id, "__call__")
                             out.extend(c for c in (self._returns(call, wf) if call is not None else []) if c not in out)
                         elif cls is not None and cls not in out:
                             out.append(cls)
@@ -714,7 +652,7 @@ class Resolver:
             if not out:
                 own = self.enclosing_class(scope) if text == "self" else None  # `for line in self`
                 for cls in [own] if own is not None else self._types_of(fid, scope, text):
-                    it = self.member(cls.id, "__iter__")
+                    it = self.hierarchy.member(cls.id, "__iter__")
                     if it is not None:
                         out.extend(c for c in self._annotation_classes(it, element=True) if c not in out)
                     elif cls.file_id == fid:  # `class PatchedFile(list[Hunk])`: a collection base names its items
@@ -732,7 +670,7 @@ class Resolver:
             found = self._base_items[key] = []
             depth, self._depth = self._depth, 0  # (kept: asked from any depth, the answer is the same)
             try:
-                for cid in self._linearized(cls.id):
+                for cid in self.hierarchy.linearized(cls.id):
                     for (text,) in self.conn.execute("SELECT text FROM bases WHERE file_id=? AND symbol_id=?", (fid, cid)):
                         name = element_name(str(text))
                         scope = self.symbols.defined_in(self.symbols.sym(cid))
@@ -980,7 +918,7 @@ class Resolver:
         name, _, bound = self._signature(alias).partition(" = ")
         found: Sym | None = None
         if name == alias.name and bound.isidentifier() and alias.parent_id is not None:
-            found = self.member(alias.parent_id, bound)
+            found = self.hierarchy.member(alias.parent_id, bound)
             if found is None or found.kind not in ("method", "function"):
                 module = self.symbols.module_symbol(alias.file_id)
                 found = next((t.sym for t in self.lookup(alias.file_id, module, bound) if t.sym.kind == "function"), None)
@@ -1222,13 +1160,13 @@ class Resolver:
         is not re-read when it changes."""
         facts = self.facts(fid)
         out: list[Target] = []
-        for cid in self._linearized(cls.id):
+        for cid in self.hierarchy.linearized(cls.id):
             stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
             if stated:  # a class bound here is typed already: calling self.x constructs it (_resolve_member)
                 found = self._bound_in_body(fid, cid, name, stated)
                 out = [Target(t, "class-attribute", 0.9) for t in found if t.kind in ("function", "method")]
                 break
-        for cid in self._descendants(cls.id):
+        for cid in self.hierarchy.descendants(cls.id):
             stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
             for t in self._bound_in_body(fid, cid, name, stated or []):
                 if t not in [o.sym for o in out]:
@@ -1270,38 +1208,7 @@ class Resolver:
         """What calling a class runs (its own or inherited ``__new__`` and ``__init__``); nothing for a function."""
         if sym.kind not in _CLASS_KINDS:
             return []
-        return [init for init in (self.member(sym.id, ctor) for ctor in _CONSTRUCTORS) if init is not None]
-
-    def member(self, class_id: int, name: str, *, skip_self: bool = False) -> Sym | None:
-        """Look ``name`` up in a class and its in-repo bases (breadth-first, declaration order)."""
-        key = (class_id, name, skip_self)
-        if key in self._members:
-            return self._members[key]
-        found: Sym | None = None
-        for n, cid in enumerate(self._linearized(class_id)):
-            if n == 0 and skip_self:
-                continue
-            found = self.symbols.child_map(cid).get(name)
-            if found is not None:
-                break
-        self._members[key] = found
-        return found
-
-    def _linearized(self, class_id: int) -> list[int]:
-        """A class and its in-repo ancestors, breadth-first in declaration order (a simple MRO)."""
-        order = self._mro.get(class_id)
-        if order is None:
-            order = []
-            seen: set[int] = set()
-            queue = [class_id]
-            while queue:
-                cid = queue.pop(0)
-                if cid not in seen:
-                    seen.add(cid)
-                    order.append(cid)
-                    queue.extend(self.bases_of(cid))
-            self._mro[class_id] = order
-        return order
+        return [init for init in (self.hierarchy.member(sym.id, ctor) for ctor in _CONSTRUCTORS) if init is not None]
 
     def _cooperative_next(self, cls: Sym, name: str) -> list[Target]:
         """``super().name(...)`` in a class whose own bases lack ``name`` (a mixin): the method of the class after it
@@ -1309,8 +1216,8 @@ class Resolver:
         Padding's ``super().__init__(...)`` runs Frame's). One for all of them is as sure as a super() call; of several,
         each runs for the instances of some subclasses, as a dispatch to an override does."""
         found: list[Sym] = []
-        for sub in self._descendants(cls.id):
-            order = self._linearized(sub)
+        for sub in self.hierarchy.descendants(cls.id):
+            order = self.hierarchy.linearized(sub)
             after = order[order.index(cls.id) + 1 :] if cls.id in order else []
             m = next((d for d in (self.symbols.child_map(cid).get(name) for cid in after) if d is not None), None)
             if m is not None and m not in found:
@@ -1319,41 +1226,6 @@ class Resolver:
             return []
         confidence = 1.0 if len(found) == 1 else _COOPERATIVE_CONFIDENCE
         return [Target(m, "super", confidence, len(found)) for m in found]
-
-    def overrides(self, class_id: int, name: str) -> list[Sym]:
-        """What ``name`` can dispatch to on instances of subclasses (transitively) of a class: their
-        own definitions and those of mixins that come first in their bases."""
-        key = (class_id, name, True)
-        cached = self._dispatch.get(key)
-        if cached is not None:
-            return cached
-        here = self.member(class_id, name)
-        out: list[Sym] = []
-        definers = {s.parent_id for s in self.symbols.named(name) if s.parent_id is not None}
-        if definers <= {here.parent_id if here is not None else None}:
-            self._dispatch[key] = out  # no other class defines the name: nothing to walk
-            return out
-        for cid in self._descendants(class_id):
-            found = self.member(cid, name)
-            if found is not None and found != here and found not in out:
-                out.append(found)
-        self._dispatch[key] = out
-        return out
-
-    def _descendants(self, class_id: int) -> list[int]:
-        order = self._below.get(class_id)
-        if order is None:
-            order = []
-            seen: set[int] = set()
-            queue = list(self.subclasses_of(class_id))
-            while queue:
-                cid = queue.pop(0)
-                if cid not in seen:
-                    seen.add(cid)
-                    order.append(cid)
-                    queue.extend(self.subclasses_of(cid))
-            self._below[class_id] = order
-        return order
 
     def _closed_over_cls(self, fid: int, scope: Sym) -> Sym | None:
         """For ``cls(...)`` in a function nested in a classmethod (``def _try_load(): return cls(*parts)``): the
@@ -1395,7 +1267,7 @@ class Resolver:
                 for t in targets:
                     if t.sym.kind in _CLASS_KINDS and t.sym.id != cls.id:
                         rows.append((cls.id, t.sym.id, "inherit", fid, t.sym.file_id, b[2], t.resolution, t.confidence, t.candidates))
-                        self._bases.setdefault(cls.id, [])
+                        self.hierarchy.expect_bases(cls.id)
                 if (
                     not any(t.sym.kind in _CLASS_KINDS for t in targets)
                     and not receiver
@@ -1422,11 +1294,9 @@ class Resolver:
 
     def _clear_hierarchy(self) -> None:
         """Forget what was computed from the class hierarchy (inherit edges were written)."""
-        self._bases.clear()
-        self._subclasses = None
+        self.hierarchy.clear()
         caches = (
-            self._mro, self._members, self._below, self._dispatch, self._return_cache, self._families, self._one_families,
-            self._aliases, self._getattribute, self._self_facts,
+            self._return_cache, self._families, self._one_families, self._aliases, self._getattribute, self._self_facts,
         )
         for cache in caches:
             cache.clear()
@@ -1542,7 +1412,7 @@ class Resolver:
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
                     for ctor in _CONSTRUCTORS:
-                        init = self.member(cls.id, ctor)
+                        init = self.hierarchy.member(cls.id, ctor)
                         if init is not None:
                             add(scope.id, Target(init, "constructor", 1.0), "call", line)
                         for t in self._typed_dispatch(cls, ctor):
@@ -1576,7 +1446,7 @@ class Resolver:
                     if t.sym.kind in _CALLABLE_KINDS:
                         add(scope.id, t, "call", line)
                         for ctor in _CONSTRUCTORS if t.sym.kind in _CLASS_KINDS and language == "python" else ():
-                            init = self.member(t.sym.id, ctor)
+                            init = self.hierarchy.member(t.sym.id, ctor)
                             if init is not None:
                                 add(scope.id, Target(init, "constructor", t.confidence, t.candidates), "call", line)
                 continue
@@ -1590,12 +1460,12 @@ class Resolver:
                     # `self.x = v` runs the class's own `__setattr__` (astutils.Group: `self.__name__ = name` in
                     # __init__ goes through it); a method of the class itself is `self`'s
                     cls = self.enclosing_class(scope)
-                    setattr_ = self.member(cls.id, "__setattr__") if cls is not None else None
+                    setattr_ = self.hierarchy.member(cls.id, "__setattr__") if cls is not None else None
                     if setattr_ is not None:
                         add(scope.id, Target(setattr_, "self", 1.0), "call", line)
                     # and a subclass's (or a mixin's it joins): webob's `Request(AdhocAttrMixin, BaseRequest)`, whose
                     # `__setattr__` runs for `self.body = b` in BaseRequest's methods on a Request
-                    for o in self.overrides(cls.id, "__setattr__") if cls is not None and cls.kind == "class" else ():
+                    for o in self.hierarchy.overrides(cls.id, "__setattr__") if cls is not None and cls.kind == "class" else ():
                         if o != setattr_:
                             add(scope.id, Target(o, "dispatch", 0.7), "call", line)
                 elif kind == "store" and language == "python":
@@ -1702,7 +1572,7 @@ class Resolver:
                     if name == "__iter__" and t.resolution != "name-match" and t.sym.kind == "method" and t.sym.parent_id:
                         # `for n in PreOrderIter(node)`: an iterator's __iter__ gives itself, whose __next__ then
                         # runs for each item (anytree's AbstractIter)
-                        step = self.member(t.sym.parent_id, "__next__")
+                        step = self.hierarchy.member(t.sym.parent_id, "__next__")
                         if step is not None and step.kind in ("method", "alias"):  # `__next__ = next`
                             add(scope.id, Target(step, "iterator", t.confidence), "call", line)
         # `check(spec, func, _sigs.is_arity)` where `def check(spec, func, builtin_func)` calls `builtin_func(...)`:
@@ -1819,7 +1689,7 @@ class Resolver:
             if language != "python":
                 cls = self.enclosing_class(scope)
                 if cls is not None:  # implicit this
-                    m = self.member(cls.id, name)
+                    m = self.hierarchy.member(cls.id, name)
                     if m is not None:
                         return [Target(m, "self", 1.0)]
                 if language in _SAME_PACKAGE_LANGUAGES:
@@ -1882,7 +1752,7 @@ class Resolver:
             # attribute holds, no method of an unrelated class named so (a subclass may define one: dispatch)
             cls = self.enclosing_class(scope)
             if cls is not None and self._binds_in_body(cls, name):
-                family = set(self._descendants(cls.id))
+                family = set(self.hierarchy.descendants(cls.id))
                 cands = [c for c in cands if c.parent_id in family]
         if kind == "attr":
             cands = [c for c in cands if _is_property(c)]
@@ -1929,7 +1799,7 @@ class Resolver:
 
     def _binds_in_body(self, cls: Sym, name: str) -> bool:
         """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
-        for cid in self._linearized(cls.id):
+        for cid in self.hierarchy.linearized(cls.id):
             stated = self.facts(self.symbols.sym(cid).file_id).get((cid, name), [])
             if any(kind in ("assign", "alias") for kind, _text in stated):
                 return True
@@ -1990,13 +1860,13 @@ class Resolver:
         for c in self._candidates(name, receiver):
             if c.kind != "method" or c.parent_id is None or self.modules.file(c.file_id)[1] != "python":
                 continue
-            if any(outside & self._base_names(cid) for cid in self._linearized(c.parent_id)):
+            if any(outside & self._base_names(cid) for cid in self.hierarchy.linearized(c.parent_id)):
                 out.append(Target(c, "dispatch", _OUTSIDE_DISPATCH_CONFIDENCE))
         return out
 
     def _outside_ancestor(self, class_id: int) -> bool:
         """Whether a class or one of its in-repo ancestors names a base the index does not have (``object`` aside)."""
-        return any(len(self._base_names(c) - {"object"}) > len(self.bases_of(c)) for c in self._linearized(class_id))
+        return any(len(self._base_names(c) - {"object"}) > len(self.hierarchy.bases_of(c)) for c in self.hierarchy.linearized(class_id))
 
     def _base_names(self, class_id: int) -> frozenset[str]:
         """The last names of a class's bases as written (``typing.Protocol[T]`` -> Protocol), in the repository or not."""
@@ -2072,7 +1942,7 @@ class Resolver:
                 roots = 0
                 for owner in owners:
                     assert owner is not None
-                    if not any(o in owners for o in self._linearized(owner) if o != owner):
+                    if not any(o in owners for o in self.hierarchy.linearized(owner) if o != owner):
                         roots += 1
                 found = roots <= MAX_FAMILIES
             self._families[name] = found
@@ -2091,7 +1961,7 @@ class Resolver:
                 shared: set[int] | None = None
                 for owner in owners:
                     assert owner is not None
-                    ancestors = set(self._linearized(owner))
+                    ancestors = set(self.hierarchy.linearized(owner))
                     shared = ancestors if shared is None else shared & ancestors
                     if not shared:
                         break
@@ -2140,10 +2010,10 @@ class Resolver:
         """``x[k]`` on an instance of a dict subclass without a ``__getitem__`` of its own runs dict's, which calls
         ``__missing__`` for an absent key: that of the class is the instance member (:meth:`_instance_member`), that
         of a subclass a dispatch (munch's ``DefaultFactoryMunch`` for ``Munch.__getattr__``'s ``self[k]``)."""
-        if self.member(cls.id, "__getitem__") is not None:
+        if self.hierarchy.member(cls.id, "__getitem__") is not None:
             return []
-        own = self.member(cls.id, "__missing__")
-        return [Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, "__missing__") if o != own]
+        own = self.hierarchy.member(cls.id, "__missing__")
+        return [Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, "__missing__") if o != own]
 
     def _outside_call(self, fid: int, scope: Sym, text: str, *, makes: bool = False) -> bool:
         """Whether ``text`` (``np.array``, ``re.compile``, ``deque``) names something an import from outside the
@@ -2177,7 +2047,7 @@ class Resolver:
             is_super = receiver.startswith("super")
             if name == "__class__" and not is_super:
                 return [Target(cls, "self", 1.0)]  # self.__class__(...) makes another instance of the class
-            m = self.member(cls.id, name, skip_self=is_super) if is_super else self._instance_member(cls.id, name, fid)
+            m = self.hierarchy.member(cls.id, name, skip_self=is_super) if is_super else self._instance_member(cls.id, name, fid)
             out: list[Target] = []
             if m is not None:
                 out.append(Target(m, "super" if is_super else "self", 1.0))
@@ -2186,7 +2056,7 @@ class Resolver:
             elif not is_super and kind == "call" and language == "python":
                 out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
-                out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, name) if o.id != (m.id if m else -1))
+                out.extend(Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, name) if o.id != (m.id if m else -1))
                 if not out and language == "python" and name not in self._self_attributes(fid, cls):
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
@@ -2237,7 +2107,7 @@ class Resolver:
             if typed and not rest and not classes and kind == "call" and language == "python" and self._class_callable(name, receiver):
                 # `for cls in ADAPTER_CLASSES: if cls.is_item(item)`: the classmethod of each class object it may hold
                 held = self._iterated_classes(fid, scope, receiver)
-                out_typed.extend(self._instance_targets(held, lambda c: [m for m in [self.member(c.id, name)] if m]))
+                out_typed.extend(self._instance_targets(held, lambda c: [m for m in [self.hierarchy.member(c.id, name)] if m]))
             if typed and rest and name in ("__next__", "__iter__"):  # `self._it = self._reader()`, `next(self._it)`
                 out_typed.extend(self._held_generators(fid, scope, receiver))
             for cls_sym in classes:
@@ -2245,7 +2115,7 @@ class Resolver:
                     continue
                 m = self._instance_member(cls_sym.id, name, fid)
                 if m is None and name == "__ne__":  # object.__ne__ returns the inverse of __eq__
-                    m = self.member(cls_sym.id, "__eq__")
+                    m = self.hierarchy.member(cls_sym.id, "__eq__")
                 if m is not None:
                     out_typed.append(Target(m, "typed", 0.9))
                 elif language == "python":
@@ -2297,7 +2167,7 @@ class Resolver:
                         )
                 out.extend(Target(x.sym, "module", x.confidence) for x in found)
             elif target.kind in _CLASS_KINDS:
-                m = self.member(target.id, name)
+                m = self.hierarchy.member(target.id, name)
                 if m is not None:
                     out.append(Target(m, "class", 1.0))
                     inherited = m.parent_id != target.id and "classmethod" in m.decorators
@@ -2312,7 +2182,7 @@ class Resolver:
                 # `@click.command() def cli(): ...` then `cli.main()`: the name holds what the decorator
                 # returns (only for this file's functions: another file's decorators are not tracked here)
                 for cls_sym in self._decorated_types(fid, target):
-                    m = self.member(cls_sym.id, name)
+                    m = self.hierarchy.member(cls_sym.id, name)
                     if m is not None:
                         out.append(Target(m, "typed", 0.9))
                     if kind in ("call", "attr"):
@@ -2340,7 +2210,7 @@ class Resolver:
         ``self.__handle`` its ``__getattr__`` returns)."""
         if name.startswith("__") and name.endswith("__"):
             return []  # Python looks special methods up on the type, never through __getattr__
-        hook = self.member(class_id, "__getattr__")
+        hook = self.hierarchy.member(class_id, "__getattr__")
         if hook is None or hook.kind != "method":
             return []
         out = [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)]
@@ -2348,7 +2218,7 @@ class Resolver:
             # (a change of what __getattr__ returns re-resolves every file: affected.affected_files)
             for kind, text in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
                 receiver, _, attr = text.rpartition(".")
-                bound = self.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
+                bound = self.hierarchy.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
                 if bound is not None and bound.kind == "method" and bound != hook:
                     out.append(Target(bound, "getattr-hook", _GETATTR_CONFIDENCE))
         return out
@@ -2358,7 +2228,7 @@ class Resolver:
         getattr(self.proxy_target, attr)``: the member of the classes that attribute holds (oauthlib's OpenID grants
         over their OAuth 2 grant). A read (``attr``) runs a property only. Only on ``self``: what the attribute holds is
         read from the instance's class and its bases, whose files' changes re-resolve this one (store._class_facts)."""
-        hook = self.member(cls.id, "__getattr__")
+        hook = self.hierarchy.member(cls.id, "__getattr__")
         if hook is None or hook.kind != "method" or hook.parent_id is None or self._depth > 4:
             return []
         if ("assign", "getattr") not in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
@@ -2389,19 +2259,19 @@ class Resolver:
         """The member a call of ``name`` on an instance runs: ``a != b`` runs ``__eq__`` where the class (and its
         bases) has no ``__ne__``, as ``object.__ne__`` does; with the file ``fid`` being resolved, ``str(x)`` runs the
         ``__repr__`` of a class of that file that has no ``__str__`` (:meth:`_repr_for_str`)."""
-        m = self.member(class_id, name)
+        m = self.hierarchy.member(class_id, name)
         if m is None and name == "__ne__":
-            m = self.member(class_id, "__eq__")
+            m = self.hierarchy.member(class_id, "__eq__")
         if m is None and name == "__getitem__":  # a dict subclass's `x[k]`: dict.__getitem__ calls __missing__
-            m = self.member(class_id, "__missing__")
+            m = self.hierarchy.member(class_id, "__missing__")
         if m is None and name == "__str__" and fid is not None:
             m = self._repr_for_str(fid, class_id)
         if m is None and name in ORDERING_METHODS and any(
-            d.rpartition(".")[2] == "total_ordering" for c in self._linearized(class_id) for d in self.symbols.sym(c).decorators
+            d.rpartition(".")[2] == "total_ordering" for c in self.hierarchy.linearized(class_id) for d in self.symbols.sym(c).decorators
         ):
             # `@functools.total_ordering` makes the other comparisons from the one the class defines (attrs'
             # VersionInfo: `vi <= (19, 2)` runs its __lt__)
-            m = next((r for r in (self.member(class_id, root) for root in ORDERING_METHODS) if r is not None), None)
+            m = next((r for r in (self.hierarchy.member(class_id, root) for root in ORDERING_METHODS) if r is not None), None)
         return m
 
     def _repr_for_str(self, fid: int, class_id: int) -> Sym | None:
@@ -2410,11 +2280,11 @@ class Resolver:
         ancestors are of the file being resolved, whose bodies must not bind ``__str__`` (hyperlink's ``__str__ =
         to_text``; another file's class body is not read), and that has no base outside the repository (Exception has
         a ``__str__`` of its own)."""
-        mro = self._linearized(class_id)
+        mro = self.hierarchy.linearized(class_id)
         facts = self.facts(fid)
         if any(self.symbols.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
             return None
-        return self.member(class_id, "__repr__")
+        return self.hierarchy.member(class_id, "__repr__")
 
     def _returned_callables_of(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """What a variable may hold when it is assigned the result of a function of this file that returns a
@@ -2537,7 +2407,7 @@ class Resolver:
                 for m in self.symbols.children(cls.id):
                     for var in self._aliases_of(fid, m.id, container) if m.kind == "method" else ():
                         tables.extend((m, f) for f in facts.get((m.id, var), []) if f[0] == "item")
-                for sub in self._descendants(cls.id):
+                for sub in self.hierarchy.descendants(cls.id):
                     if self.symbols.sym(sub).file_id == fid:
                         tables.extend((self.symbols.sym(sub), f) for f in facts.get((sub, attr), []))
                         # or fills it in a method of its own (`self.nodes.update({ast.Dict: self._eval_dict})`)
@@ -2562,7 +2432,7 @@ class Resolver:
                     if all(p.isidentifier() for p in maker.split(".")):
                         receiver, _, name = maker.rpartition(".")
                         for t in self._resolve_name(fid, at, name, receiver, "type"):
-                            call = self.member(t.sym.id, "__call__") if t.sym.kind in _CLASS_KINDS else None
+                            call = self.hierarchy.member(t.sym.id, "__call__") if t.sym.kind in _CLASS_KINDS else None
                             if t.resolution != "name-match" and call is not None and call not in found:
                                 found.append(call)
                     continue
@@ -2578,7 +2448,7 @@ class Resolver:
                         found.append(t.sym)
                 owner = self.enclosing_class(at) if receiver in ("self", "cls") else None
                 if owner is not None:  # `self.render_quote`, bound: a subclass's override runs for its instances
-                    found.extend(o for o in self.overrides(owner.id, name) if o not in found)
+                    found.extend(o for o in self.hierarchy.overrides(owner.id, name) if o not in found)
                 # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
                 for t in self._variable_lookups(fid, at, text):
                     if t.sym not in found:
@@ -2650,7 +2520,7 @@ class Resolver:
             classes = []
         found: list[Sym] = []
         for cls in classes:
-            for cid in [*self._linearized(cls.id), *self._descendants(cls.id)]:
+            for cid in [*self.hierarchy.linearized(cls.id), *self.hierarchy.descendants(cls.id)]:
                 found.extend(c for c in self.symbols.children(cid) if _prefixed(c, prefix, scope) and c not in found)
         if receiver in ("self", "cls") and classes and len(prefix) >= _PREFIX_GUESS_MIN:
             # and the mixins of the language's project named so (marko's `getattr(self, "render_" + ...)` in
@@ -2667,7 +2537,7 @@ class Resolver:
         """The methods an instance of ``cls`` has whose name starts with ``prefix``: the first definition of each
         name along its bases."""
         seen: dict[str, Sym] = {}
-        for cid in self._linearized(cls.id):
+        for cid in self.hierarchy.linearized(cls.id):
             for child in self.symbols.children(cid):
                 if _prefixed(child, prefix, scope):
                     seen.setdefault(child.name, child)
@@ -2794,7 +2664,7 @@ class Resolver:
                 return []
             classes = [d] if d.kind in _CLASS_KINDS else self._returns(d, fid) if d.kind in ("function", "method") else []
             hooks = ("__get__", "__call__") if called and plain and d.kind in _CLASS_KINDS else ("__get__",)
-            return [g for g in (self.member(c.id, hook) for c in classes for hook in hooks) if g is not None]
+            return [g for g in (self.hierarchy.member(c.id, hook) for c in classes for hook in hooks) if g is not None]
 
         return self._through_decorator(fid, fn, getters)
 
@@ -2825,7 +2695,7 @@ class Resolver:
         A descriptor class is looked for where the class body is in this file; a property's accessors in any
         file (the store names the attribute when a class body's statements change: store._class_statements)."""
         out: list[Target] = []
-        for cid in self._linearized(cls.id):
+        for cid in self.hierarchy.linearized(cls.id):
             owner = self.symbols.sym(cid)
             stated = self.facts(owner.file_id).get((cid, name), [])
             if not stated:
@@ -2846,7 +2716,7 @@ class Resolver:
                     if properties_only or owner.file_id != fid:
                         continue
                     for desc in self._resolve_type_text(fid, owner, type_name(text)) if kind == "assign" else []:
-                        m = self.member(desc.id, method)
+                        m = self.hierarchy.member(desc.id, method)
                         if m is not None and m not in [t.sym for t in out]:
                             out.append(Target(m, "descriptor", 0.9))
                     if kind == "assign" and method in ("__get__", "__set__"):
@@ -2866,9 +2736,9 @@ class Resolver:
             return []
         found = self._getattribute.get(cls.id)
         if found is None:
-            own = self.member(cls.id, "__getattribute__")
+            own = self.hierarchy.member(cls.id, "__getattribute__")
             found = [Target(own, "self", 1.0)] if own is not None and own.kind == "method" else []
-            found += [Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, "__getattribute__") if o != own]
+            found += [Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, "__getattribute__") if o != own]
             self._getattribute[cls.id] = found
         return found
 
@@ -2889,7 +2759,7 @@ class Resolver:
             return []
         out: list[Target] = []
         for cls in self._instance_classes(fid, scope, receiver):
-            own = self.member(cls.id, "__setattr__")
+            own = self.hierarchy.member(cls.id, "__setattr__")
             if own is not None and own.kind == "method" and own not in [t.sym for t in out]:
                 out.append(Target(own, "typed", 0.9))
             out.extend(t for t in self._typed_dispatch(cls, "__setattr__") if t.sym not in [o.sym for o in out])
@@ -2925,7 +2795,7 @@ class Resolver:
         possible classes: the confidence falls with their number (a base of dozens of node classes), never below a
         family's name match for at most :data:`MAX_CANDIDATES` (parso's ``node.get_defined_names()`` on a ``BaseNode``:
         typing the receiver must not make its ten overrides less likely than the same call on an untyped one)."""
-        found = self.overrides(cls.id, name)
+        found = self.hierarchy.overrides(cls.id, name)
         confidence = round(min(_TYPED_DISPATCH_CONFIDENCE, 2 * _TYPED_DISPATCH_CONFIDENCE / len(found)), 3) if found else 0
         if 1 < len(found) <= MAX_CANDIDATES:
             confidence = max(confidence, FAMILY_CONFIDENCE)
@@ -2962,7 +2832,7 @@ class Resolver:
             if (
                 not found
                 or any(t.resolution not in _DEFINITION_BINDINGS for t in targets)
-                or any(c.kind not in _CLASS_KINDS or self.member(c.id, "__new__") is not None for c in found)
+                or any(c.kind not in _CLASS_KINDS or self.hierarchy.member(c.id, "__new__") is not None for c in found)
             ):
                 return frozenset()
             # `em = ExtensionManager(...)` calls the class on the line it assigns; an annotation alone (`em: T`) does not
@@ -3118,7 +2988,7 @@ class Resolver:
         return cached
 
     def _find_calls_of_stored(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
-        init = self.member(cls.id, "__init__")
+        init = self.hierarchy.member(cls.id, "__init__")
         if init is None or init.file_id != fid:
             return []
         params = _param_names(init) - {"self"}
@@ -3398,7 +3268,7 @@ class Resolver:
                 return self.symbols.module_symbol(files[0]) if files else None
             return None
         if target.kind in _CLASS_KINDS:
-            member = self.member(target.id, part)
+            member = self.hierarchy.member(target.id, part)
             if member is None and self._is_enum(target):
                 return target  # `Unit.YEARS`: a member of the enum, an instance of its class (`Unit.YEARS.describe()`)
             return member
@@ -3406,7 +3276,7 @@ class Resolver:
 
     def _is_enum(self, cls: Sym) -> bool:
         """Whether a Python class derives from one of the standard library's enumerations (``class Unit(Enum)``)."""
-        return any(self._base_names(c) & _ENUM_BASES for c in self._linearized(cls.id))
+        return any(self._base_names(c) & _ENUM_BASES for c in self.hierarchy.linearized(cls.id))
 
     def _renamed_fixtures(self) -> dict[str, list[Sym]]:
         """Fixtures by the name their decorator gives them (``@pytest.fixture(name="async_app")``: flask's tests)."""
@@ -3429,11 +3299,11 @@ class Resolver:
                 return []
             out: list[Target] = []
             for n in _SETUP_FAMILY.get(name, (name,)):
-                m = self.member(cls.id, n)
+                m = self.hierarchy.member(cls.id, n)
                 if m is not None:
                     out.append(Target(m, "fixture", 1.0))
                 else:  # a test a subclass inherits runs that subclass's setUp (parsedatetime's `TestDayOffsets(test)`)
-                    out.extend(Target(o, "dispatch", 0.7) for o in self.overrides(cls.id, n))
+                    out.extend(Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, n))
             return out
         if receiver == "module":  # `setup_module()`, `setUpModule()`: the module-level hooks of the test's module
             defined = self.symbols.child_map(self.symbols.module_symbol(fid).id)
