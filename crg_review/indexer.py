@@ -48,8 +48,8 @@ PARALLEL_THRESHOLD = 200
 PARSE_AHEAD = 16
 #: the modules whose code decides what the index holds (with every file of ``languages/``)
 _BUILDER_MODULES = (
-    "affected.py", "hierarchy.py", "indexer.py", "model.py", "modulemap.py", "parse.py", "resolve.py", "resolve_pool.py",
-    "store.py", "symbols.py", "typetext.py",
+    "affected.py", "facts.py", "hierarchy.py", "indexer.py", "model.py", "modulemap.py", "parse.py", "resolve.py",
+    "resolve_pool.py", "store.py", "symbols.py", "typetext.py",
 )
 
 

@@ -36,7 +36,7 @@ MODULE_QUALNAME = "<module>"
 MAIN_SCOPE = "__main__"
 #: the pseudo-variable whose facts say what a function returns (``return Cls(...)``, ``return x``)
 RETURN_FACT = "return"
-#: kinds of references that are facts of a scope's variables, not uses (resolve.Resolver.facts)
+#: kinds of references that are facts of a scope's variables, not uses (facts.FileFacts.variables)
 FACT_KINDS = ("assign", "alias", "element", "item", "lookup", "getattr", "yields", "unpack")
 #: kinds of symbols that run when called
 FUNCTION_KINDS = frozenset(("function", "method"))
@@ -52,7 +52,7 @@ FUNCTION_TEST_HOOKS = ("setup_function", "teardown_function")
 
 def stored_method(variable: str, value: str) -> bool:
     """Whether an ``item`` fact stores a method of the object in a table on it (``self.handlers`` holds
-    ``self.generate_type``): a fact a base class of another file reads (resolve.Resolver.stored_methods), which the
+    ``self.generate_type``): a fact a base class of another file reads (facts.FileFacts.stored_methods), which the
     store names to the files that may read it when it changes."""
     return variable.startswith("self.") and value.startswith("self.") and value.count(".") == 1
 

@@ -10,7 +10,7 @@ Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import
 ``self`` / ``super`` / ``class`` (member look-up through in-repo bases), ``dispatch`` (an override in a
 subclass that a ``self`` call or a typed receiver can reach), ``constructor`` (``Cls()`` → ``__new__``,
 ``__init__``), ``property``, ``typed`` (a receiver whose class the file's facts tell: assignments,
-annotations, casts, returns, loop items, decorators; see :meth:`Resolver.facts`), ``package`` (same
+annotations, casts, returns, loop items, decorators; see :meth:`facts.FileFacts.variables`), ``package`` (same
 package/directory), ``fixture`` (pytest fixture by parameter name), ``returned`` (a function another
 returns by name, called: ``make(...)(...)``, ``@wraps(f)``), ``wrapper`` (the nested function a decorator returns,
 run by a call of a function of the same file it decorates), ``decorated`` (in such a wrapper, the decorator's
@@ -49,21 +49,18 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from .facts import LOOKUP_FACT, Fact, FileFacts
 from .hierarchy import ClassHierarchy
 from .model import (
     CLASS_KINDS,
     CLASS_TEST_HOOKS,
-    FACT_KINDS,
     FUNCTION_TEST_HOOKS,
     MAIN_SCOPE,
     MODULE_TEST_HOOKS,
-    PARAMETER_CALL_KINDS,
     RETURN_FACT,
     decorator_name,
     fixture_given_name,
     param_name,
-    parameter_callers,
-    stored_method,
 )
 from .modulemap import ModuleMap
 from .store import escape_like
@@ -177,15 +174,13 @@ _PASSED_CONFIDENCE = 0.6
 _CALL_SPAN = 12
 _PASSED_BELOW_CONFIDENCE = 0.4
 _SELF_NAMES = frozenset(("self", "cls", "this", "@"))
-#: the pseudo-variable whose facts are a scope's look-ups by prefix (``getattr(self, f"visit_{...}")``)
-_LOOKUP_FACT = "getattr()"
 #: dotted names in an annotation, and how many of them a decorator's return annotation is searched for
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 #: an attribute of what a call makes, ``Spec(s).clause``: (callee, attribute)
 _MADE_ATTRIBUTE = re.compile(r"([A-Za-z_][\w.]*)\([^()]*\)\.([A-Za-z_]\w*)")
 _MAX_ANNOTATION_NAMES = 8
-#: a type fact: (kind, text), kind ``assign``, ``alias`` or ``element`` (see :meth:`Resolver.facts`)
-Fact = tuple[str, str]
+
+
 @dataclass(frozen=True)
 class Target:
     sym: Sym
@@ -212,16 +207,9 @@ class Resolver:
         self.modules = ModuleMap(conn)
         self.symbols = SymbolTable(conn, self.modules)
         self.hierarchy = ClassHierarchy(conn, self.symbols)
+        self.facts = FileFacts(conn, self.symbols)
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
-        self._facts: dict[int, dict[tuple[int, str], list[Fact]]] = {}
-        self._constructed_vars: dict[int, frozenset[tuple[int, str, str]]] = {}  # :meth:`_constructions`
-        self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
-        self._return_facts: dict[int, dict[int, list[Fact]]] = {}  # file → :meth:`returned_facts`
-        self._stored_facts: dict[int, dict[int, list[tuple[str, str]]]] = {}  # file → :meth:`stored_methods`
-        self._tables: dict[int, dict[str, list[str]]] = {}  # file → :meth:`_module_tables`
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
-        self._param_callers: dict[int, frozenset[int]] = {}  # file → its functions that call a parameter
-        self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`_self_attributes`
         self._prefix_guessed: dict[tuple[str, str | None, bool], list[Target]] = {}  # :meth:`_prefix_guesses`
         self._base_items: dict[tuple[int, int], list[Sym]] = {}  # :meth:`_base_elements`
         self._binding_maps: dict[int, tuple[dict[tuple[int, str], list[sqlite3.Row]], dict[int, list[sqlite3.Row]]]] = {}
@@ -270,29 +258,6 @@ class Resolver:
         """Read every inheritance edge at once (a full build, after :meth:`resolve_bases`)."""
         self.hierarchy.preload_bases()
 
-    def facts(self, file_id: int) -> dict[tuple[int, str], list[Fact]]:
-        """Local type and alias facts of a file: (scope id, variable) → (kind, text) pairs, kind ``assign``
-        (a type: an annotation or the callee of ``x = f()``), ``alias`` (``x = y``), ``element``
-        (``for x in y``), ``item`` (``xs.append(v)``, ``xs = [Cls(...)]``, ``{k: f}``: a value xs holds, a
-        variable or a call) or ``lookup`` (``f = table[k]``, ``f = table.get(k)``: the collection f takes an item of);
-        and under the pseudo-variable :data:`_LOOKUP_FACT`, ``getattr`` (``receiver.prefix*``
-        of a look-up by prefix whose result the scope does not call)."""
-        if file_id not in self._facts:
-            out: dict[tuple[int, str], list[Fact]] = {}
-            for scope_id, kind, name, receiver in self.conn.execute(
-                f"SELECT scope_id, kind, name, receiver FROM refs WHERE file_id=? AND kind IN ({','.join('?' * len(FACT_KINDS))})"
-                " ORDER BY id",
-                (file_id, *FACT_KINDS),
-            ):
-                if kind == "getattr":  # a member looked up by prefix and not called here: it may be returned
-                    out.setdefault((scope_id, _LOOKUP_FACT), []).append((kind, f"{receiver}.{name}"))
-                    continue
-                # `T = TypeVar("T", bound="Cls")`: the bound may be a forward reference
-                text = receiver.strip("'\"") if kind == "alias" else receiver
-                out.setdefault((scope_id, name), []).append((kind, text))
-            self._facts[file_id] = out
-        return self._facts[file_id]
-
     def _scope_chain(self, scope: Sym) -> list[Sym]:
         chain: list[Sym] = []
         s: Sym | None = scope
@@ -307,11 +272,11 @@ class Resolver:
         class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any;
         ``bases_elsewhere``: of any file, the scope each was stated in tells which: the store names the
         class when they change, store._class_facts); for ``return`` (what a function returns), the scope's own."""
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         if not facts and not bases_elsewhere:
             return []
         if var.startswith(("self.", "cls.")):
-            cls = self.enclosing_class(scope)
+            cls = self.symbols.enclosing_class(scope)
             if cls is None:
                 return []
             attr = var.split(".", 1)[1]
@@ -324,7 +289,7 @@ class Resolver:
                 owner = self.symbols.sym(cid)
                 if owner.file_id != fid and not bases_elsewhere:
                     continue
-                stated = facts if owner.file_id == fid else self.facts(owner.file_id)
+                stated = facts if owner.file_id == fid else self.facts.variables(owner.file_id)
                 out = [(m, f) for m in self.symbols.children(cid) for f in stated.get((m.id, "self." + attr), [])]
                 out.extend((owner, f) for f in stated.get((cid, attr), []))
                 if out:
@@ -349,7 +314,7 @@ class Resolver:
         returns; None for anything else."""
         if not var.startswith(("self.", "cls.")) or var.count(".") != 1 or self._depth > 4:
             return None
-        cls = self.enclosing_class(scope)
+        cls = self.symbols.enclosing_class(scope)
         prop = self.hierarchy.member(cls.id, var.partition(".")[2]) if cls is not None else None
         if prop is None or not _is_property(prop):
             return None
@@ -418,7 +383,7 @@ class Resolver:
                     if not name_text:
                         continue
                     if name_text in ("self", "cls"):  # x = self, x = cls(): an instance of the enclosing class
-                        cls = self.enclosing_class(where)
+                        cls = self.symbols.enclosing_class(where)
                         if cls is not None and kind == "assign" and name_text == "self":  # x = self(): what __call__ returns
                             call = self.hierarchy.member(cls.id, "__call__")
                             out.extend(c for c in (self._returns(call, wf) if call is not None else []) if c not in out)
@@ -650,7 +615,7 @@ class Resolver:
                         if kind == "item" and where.kind in ("function", "method") and "." not in text:
                             out.extend(c for c in self._item_classes(fid, where, fact) if c not in out)
             if not out:
-                own = self.enclosing_class(scope) if text == "self" else None  # `for line in self`
+                own = self.symbols.enclosing_class(scope) if text == "self" else None  # `for line in self`
                 for cls in [own] if own is not None else self._types_of(fid, scope, text):
                     it = self.hierarchy.member(cls.id, "__iter__")
                     if it is not None:
@@ -788,43 +753,6 @@ class Resolver:
             out.extend(c for c in self._wrapper_classes(fid, fn) if c not in out)
         return out
 
-    def stored_methods(self, cls: Sym, container: str) -> list[Sym]:
-        """The methods of its own that a class stores in the table ``container`` on self in its methods
-        (``self.handlers.update((("type", self.generate_type),))``), read for a base class of another file that calls
-        the table's items: when those facts change, the store names the table's attribute (store._stored_methods)."""
-        facts = self._stored_facts.get(cls.file_id)
-        if facts is None:
-            facts = self._stored_facts[cls.file_id] = {}
-            for scope_id, variable, value in self.conn.execute(
-                "SELECT scope_id, name, receiver FROM refs WHERE file_id=? AND kind='item' AND name LIKE 'self.%'"
-                " AND receiver LIKE 'self.%' ORDER BY id",
-                (cls.file_id,),
-            ):
-                facts.setdefault(int(scope_id), []).append((str(variable), str(value)))
-        own = self.symbols.child_map(cls.id)
-        out: list[Sym] = []
-        for m in self.symbols.children(cls.id):
-            for variable, value in facts.get(m.id, []):
-                found = own.get(value.partition(".")[2]) if variable == container and stored_method(variable, value) else None
-                if found is not None and found.kind in ("function", "method") and found not in out:
-                    out.append(found)
-        return out
-
-    def returned_facts(self, file_id: int) -> dict[int, list[Fact]]:
-        """A file's facts of what its functions return (function id → (kind, text)), the only facts of a file
-        that another file's resolution reads: when they change, the store names the function to the files
-        that may depend on them (store._returns_changed)."""
-        found = self._return_facts.get(file_id)
-        if found is None:
-            found = self._return_facts[file_id] = {}
-            for scope_id, kind, text in self.conn.execute(
-                "SELECT scope_id, kind, receiver FROM refs WHERE file_id=? AND name=? AND kind IN ('assign', 'alias')"
-                " ORDER BY id",
-                (file_id, RETURN_FACT),
-            ):
-                found.setdefault(int(scope_id), []).append((str(kind), str(text)))
-        return found
-
     def _returned_classes(self, fn: Sym) -> list[Sym]:
         """Classes a function of another file makes in its ``return`` statements (``return Indent(...)``), the
         names looked up where it is defined through its definitions and imports only (its variables are
@@ -853,7 +781,7 @@ class Resolver:
         out: list[Sym] = []
         self._depth += 1
         try:
-            for fact_kind, text in self.returned_facts(fn.file_id).get(fn.id, []):
+            for fact_kind, text in self.facts.returned(fn.file_id).get(fn.id, []):
                 if fact_kind == kind and text not in skip and text.partition(".")[0] not in ("self", "cls"):
                     out.extend(s for s in self._bound(fn.file_id, fn, text) if s not in out)
         finally:
@@ -956,7 +884,7 @@ class Resolver:
                     if not name_text:
                         continue
                     if name_text.rpartition(".")[2] == "Self":
-                        cls = self.enclosing_class(scope)
+                        cls = self.symbols.enclosing_class(scope)
                         found = [cls] if cls is not None and cls.kind in _CLASS_KINDS else []
                     else:
                         found = self._resolve_type_text(fn.file_id, scope, name_text)
@@ -1158,7 +1086,7 @@ class Resolver:
         the functions or classes the bodies of its subclasses bind it to (``_backend_type = BList`` in a subclass:
         ``self._backend_type()`` in the base may make one). Only this file's classes: another file's class body
         is not re-read when it changes."""
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         out: list[Target] = []
         for cid in self.hierarchy.linearized(cls.id):
             stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
@@ -1230,21 +1158,13 @@ class Resolver:
     def _closed_over_cls(self, fid: int, scope: Sym) -> Sym | None:
         """For ``cls(...)`` in a function nested in a classmethod (``def _try_load(): return cls(*parts)``): the
         class whose method takes ``cls``, unless a scope on the way binds the name itself or is a class."""
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         for s in self._scope_chain(scope):
             if s.kind in _CLASS_KINDS or facts.get((s.id, "cls")):
                 return None
             if "cls" in _param_names(s):
                 owner = self.symbols.sym(s.parent_id) if s.parent_id is not None else None
                 return owner if owner is not None and owner.kind in _CLASS_KINDS else None
-        return None
-
-    def enclosing_class(self, scope: Sym) -> Sym | None:
-        s: Sym | None = scope
-        while s is not None:
-            if s.kind in _CLASS_KINDS:
-                return s
-            s = self.symbols.sym(s.parent_id) if s.parent_id is not None else None
         return None
 
     # --- resolving -------------------------------------------------------------------------------
@@ -1311,10 +1231,7 @@ class Resolver:
                 # index (the same input fails alike in a full build and an update: they stay equal)
                 log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.modules.file(fid)[0])
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
-            self._facts.pop(fid, None)
-            self._constructed_vars.pop(fid, None)
-            self._alias_names.pop(fid, None)
-            self._tables.pop(fid, None)
+            self.facts.forget(fid)
             self._scoped_lookups.clear()
 
     def _resolve_file(self, fid: int) -> None:
@@ -1356,7 +1273,7 @@ class Resolver:
         # functions given by name at a line, what is called at that line, and the functions that call a parameter
         passed: list[tuple[int, int, Target]] = []
         called_at: dict[tuple[int, int], list[Sym]] = {}
-        calls_parameter = self._parameter_callers(fid, rows) if language == "python" else frozenset()
+        calls_parameter = self.facts.parameter_callers(fid, rows) if language == "python" else frozenset()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.symbols.sym(scope_id)
             if receiver == "self" and kind in ("attr", "call", "ref") and language == "python":
@@ -1407,7 +1324,7 @@ class Resolver:
             cls = None
             if language == "python" and not receiver and name == "cls" and kind == "call":
                 # (in a function nested in the classmethod too: `def _try_load(parts): return cls(*parts)`)
-                cls = self.enclosing_class(scope) if parameter else self._closed_over_cls(fid, scope)
+                cls = self.symbols.enclosing_class(scope) if parameter else self._closed_over_cls(fid, scope)
             if language == "python" and receiver == "" and (parameter or cls is not None) and kind != "decorator":
                 if cls is not None:  # cls(...) in a classmethod makes an instance of the class, or of a subclass
                     add(scope.id, Target(cls, "self", 1.0), "call", line)
@@ -1459,7 +1376,7 @@ class Resolver:
                 if kind == "store" and receiver == "self" and language == "python":
                     # `self.x = v` runs the class's own `__setattr__` (astutils.Group: `self.__name__ = name` in
                     # __init__ goes through it); a method of the class itself is `self`'s
-                    cls = self.enclosing_class(scope)
+                    cls = self.symbols.enclosing_class(scope)
                     setattr_ = self.hierarchy.member(cls.id, "__setattr__") if cls is not None else None
                     if setattr_ is not None:
                         add(scope.id, Target(setattr_, "self", 1.0), "call", line)
@@ -1603,7 +1520,7 @@ class Resolver:
                         language == "python"
                         and callee.id != t.sym.id
                         and not self.symbols.sym(src).is_test
-                        and callee.id in self._parameter_callers(callee.file_id)
+                        and callee.id in self.facts.parameter_callers(callee.file_id)
                     ):
                         for g in given:
                             add(callee.id, g, "call", line)
@@ -1687,7 +1604,7 @@ class Resolver:
             if hits:
                 return hits
             if language != "python":
-                cls = self.enclosing_class(scope)
+                cls = self.symbols.enclosing_class(scope)
                 if cls is not None:  # implicit this
                     m = self.hierarchy.member(cls.id, name)
                     if m is not None:
@@ -1750,7 +1667,7 @@ class Resolver:
         if receiver in _SELF_NAMES and kind == "call" and language == "python" and cands:
             # `validator = attrib()` in the body of attrs' _OptionalValidator: `self.validator(...)` calls what the
             # attribute holds, no method of an unrelated class named so (a subclass may define one: dispatch)
-            cls = self.enclosing_class(scope)
+            cls = self.symbols.enclosing_class(scope)
             if cls is not None and self._binds_in_body(cls, name):
                 family = set(self.hierarchy.descendants(cls.id))
                 cands = [c for c in cands if c.parent_id in family]
@@ -1800,7 +1717,7 @@ class Resolver:
     def _binds_in_body(self, cls: Sym, name: str) -> bool:
         """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
         for cid in self.hierarchy.linearized(cls.id):
-            stated = self.facts(self.symbols.sym(cid).file_id).get((cid, name), [])
+            stated = self.facts.variables(self.symbols.sym(cid).file_id).get((cid, name), [])
             if any(kind in ("assign", "alias") for kind, _text in stated):
                 return True
         return False
@@ -2040,7 +1957,7 @@ class Resolver:
     def _resolve_member(self, fid: int, scope: Sym, name: str, receiver: str, kind: str) -> list[Target] | None:
         """``receiver.name``: None when the receiver's meaning is unknown (fall back to name-match)."""
         language = self.modules.file(fid)[1]
-        cls = self.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
+        cls = self.symbols.enclosing_class(scope) if receiver in _SELF_NAMES or receiver.startswith("super(") else None
         if cls is not None and receiver == "cls" and "cls" not in _param_names(scope) and self._facts_of(fid, scope, "cls"):
             cls = None  # `cls = _math_nodes[kind]` in a method: a variable of its own, not the class
         if cls is not None:
@@ -2057,14 +1974,14 @@ class Resolver:
                 out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, name) if o.id != (m.id if m else -1))
-                if not out and language == "python" and name not in self._self_attributes(fid, cls):
+                if not out and language == "python" and name not in self.facts.self_attributes(fid, cls):
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
                     out.extend(self._getattr_hook(cls.id, name, call=kind == "call"))
                     out.extend(self._delegated(cls, name, kind))
                 if name == "__getitem__" and language == "python":
                     out.extend(self._missing_hooks(cls))
-            elif not is_super and kind == "ref" and m is None and language == "python" and name not in self._self_attributes(fid, cls):
+            elif not is_super and kind == "ref" and m is None and language == "python" and name not in self.facts.self_attributes(fid, cls):
                 out.extend(self._delegated(cls, name, kind))  # `register(self.add_token)`: the delegate's bound method
             if is_super and not out and language == "python" and self._outside_ancestor(cls.id):
                 # `super().formatMessage(record)` in a class deriving from `logging.Formatter`: that base's method,
@@ -2189,20 +2106,6 @@ class Resolver:
                         out.extend(self._typed_dispatch(cls_sym, name))
         return out if out else None
 
-    def _self_attributes(self, fid: int, cls: Sym) -> Collection[str]:
-        """The names a class of the file ``fid`` sets on its instances, ``self.x = v`` in any of its methods (read
-        from this file only: a base class elsewhere is not asked, so an edit there never changes this answer)."""
-        by_class = self._set_on_self.get(fid)
-        if by_class is None:  # one query a file, for all its classes
-            by_class = self._set_on_self[fid] = {}
-            for scope_id, name in self.conn.execute(
-                "SELECT scope_id, name FROM refs WHERE file_id = ? AND kind = 'store' AND receiver = 'self'", (fid,)
-            ):
-                owner = self.enclosing_class(self.symbols.sym(scope_id))
-                if owner is not None:
-                    by_class.setdefault(owner.id, set()).add(name)
-        return by_class.get(cls.id) or frozenset()
-
     def _getattr_hook(self, class_id: int, name: str, *, call: bool = False) -> list[Target]:
         """For a class (or an in-repo base) that lacks ``name``: its ``__getattr__``, which Python calls for an
         attribute the lookup does not find (``db.insert(...)`` on a ``TinyDB`` that forwards to its table); for a
@@ -2216,7 +2119,7 @@ class Resolver:
         out = [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)]
         if call and hook.parent_id is not None:
             # (a change of what __getattr__ returns re-resolves every file: affected.affected_files)
-            for kind, text in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
+            for kind, text in self.facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
                 receiver, _, attr = text.rpartition(".")
                 bound = self.hierarchy.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
                 if bound is not None and bound.kind == "method" and bound != hook:
@@ -2231,7 +2134,7 @@ class Resolver:
         hook = self.hierarchy.member(cls.id, "__getattr__")
         if hook is None or hook.kind != "method" or hook.parent_id is None or self._depth > 4:
             return []
-        if ("assign", "getattr") not in self.facts(hook.file_id).get((hook.id, RETURN_FACT), []):
+        if ("assign", "getattr") not in self.facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
             return []
         forwarded = self._forwarded.get(hook.id)
         if forwarded is None:
@@ -2281,7 +2184,7 @@ class Resolver:
         to_text``; another file's class body is not read), and that has no base outside the repository (Exception has
         a ``__str__`` of its own)."""
         mro = self.hierarchy.linearized(class_id)
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         if any(self.symbols.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
             return None
         return self.hierarchy.member(class_id, "__repr__")
@@ -2398,14 +2301,14 @@ class Resolver:
                 continue
             seen.add((where.id, container))
             tables = self._facts_of(fid, where, container)
-            cls = self.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
+            cls = self.symbols.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
             if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
                 attr = container.partition(".")[2]
-                facts = self.facts(fid)
+                facts = self.facts.variables(fid)
                 # or a method of the class fills it through a name of its own (`conv = self._type_conversions`, then
                 # `conv[group] = int_convert(10)`: parse's Parser)
                 for m in self.symbols.children(cls.id):
-                    for var in self._aliases_of(fid, m.id, container) if m.kind == "method" else ():
+                    for var in self.facts.aliases_of(fid, m.id, container) if m.kind == "method" else ():
                         tables.extend((m, f) for f in facts.get((m.id, var), []) if f[0] == "item")
                 for sub in self.hierarchy.descendants(cls.id):
                     if self.symbols.sym(sub).file_id == fid:
@@ -2414,11 +2317,11 @@ class Resolver:
                         for m in self.symbols.children(sub):
                             tables.extend((m, f) for f in facts.get((m.id, container), []))
                     else:  # a subclass of another file: the methods of its own it stores there
-                        found.extend(f for f in self.stored_methods(self.symbols.sym(sub), container) if f not in found)
+                        found.extend(f for f in self.facts.stored_methods(self.symbols.sym(sub), container) if f not in found)
             module = self.symbols.module_symbol(fid)
             if container.isidentifier() and all(at.id == module.id and kind != "item" for at, (kind, _) in tables):
                 # a module's table, stated at import time (`ADAPTERS = deque([DictAdapter, ...])`: what it is made of)
-                tables += [(module, ("item", value)) for value in self._module_tables(fid).get(container, ())]
+                tables += [(module, ("item", value)) for value in self.facts.module_tables(fid).get(container, ())]
             for at, (item_kind, text) in tables:
                 if item_kind in ("alias", "assign"):  # the table made from another: `= operators`, `= T.copy()`
                     source = text.removesuffix(".copy") if item_kind == "assign" else text
@@ -2446,7 +2349,7 @@ class Resolver:
                 for t in self._resolve_name(fid, at, name, receiver, "ref"):
                     if t.resolution != "name-match" and t.sym.kind in _CALLABLE_KINDS and t.sym not in found:
                         found.append(t.sym)
-                owner = self.enclosing_class(at) if receiver in ("self", "cls") else None
+                owner = self.symbols.enclosing_class(at) if receiver in ("self", "cls") else None
                 if owner is not None:  # `self.render_quote`, bound: a subclass's override runs for its instances
                     found.extend(o for o in self.hierarchy.overrides(owner.id, name) if o not in found)
                 # `handler = getattr(self, f"on_{node}")` then `self.handlers[node] = handler` (asteval)
@@ -2455,35 +2358,12 @@ class Resolver:
                         found.append(t.sym)
         return found
 
-    def _aliases_of(self, fid: int, scope_id: int, text: str) -> list[str]:
-        """The variables of a scope that are aliases of ``text`` (``conv = self._type_conversions``)."""
-        found = self._alias_names.get(fid)
-        if found is None:
-            found = self._alias_names[fid] = {}
-            for (scope, var), facts in self.facts(fid).items():
-                for kind, value in facts:
-                    if kind == "alias":
-                        found.setdefault((scope, value), []).append(var)
-        return found.get((scope_id, text), [])
-
-    def _module_tables(self, fid: int) -> dict[str, list[str]]:
-        """The names each variable of the module holds at import time (``holds``: ``T = {k: f, ...}``, ``T =
-        [f, g]``), by variable."""
-        if fid not in self._tables:
-            out: dict[str, list[str]] = {}
-            for name, receiver in self.conn.execute(
-                "SELECT name, receiver FROM refs WHERE file_id=? AND kind='holds' AND receiver != '' ORDER BY id", (fid,)
-            ):
-                out.setdefault(receiver, []).append(name)
-            self._tables[fid] = out
-        return self._tables[fid]
-
     def _variable_lookups(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """The members a variable of ``scope`` holds when it is assigned a look-up by prefix that the scope does
         not call (``x = getattr(self, f"on_{n}")``), or names such a variable; under :data:`RETURN_FACT`, what the
         function returns (``return getattr(...)``, ``return x``; another file's function bodies are not read)."""
-        facts = self.facts(fid)
-        lookups = facts.get((scope.id, _LOOKUP_FACT), [])
+        facts = self.facts.variables(fid)
+        lookups = facts.get((scope.id, LOOKUP_FACT), [])
         if not lookups or not any(
             text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((scope.id, text), [])
             for kind, text in facts.get((scope.id, var), [])
@@ -2512,7 +2392,7 @@ class Resolver:
         if held:  # an item of a table of instances: each class's own members of the prefix, or those it inherits
             return self._instance_targets(held, lambda c: self._prefixed_definitions(c, prefix, scope), _LOOKUP_CONFIDENCE)
         if receiver in ("self", "cls"):
-            cls = self.enclosing_class(scope)
+            cls = self.symbols.enclosing_class(scope)
             classes = [cls] if cls is not None else []
         elif receiver.isidentifier() or receiver.startswith(("self.", "cls.")):
             classes = self._types_of(fid, scope, receiver)
@@ -2675,7 +2555,7 @@ class Resolver:
         out: list[Target] = []
         word = "get" if method == "__get__" else "set"
         for factory in self._bound(fid, owner, callee):
-            if factory.kind != "function" or ("assign", "property") not in self.returned_facts(factory.file_id).get(factory.id, []):
+            if factory.kind != "function" or ("assign", "property") not in self.facts.returned(factory.file_id).get(factory.id, []):
                 continue
             nested = [c for c in self.symbols.children(factory.id) if c.kind == "function"]
             out.extend(Target(c, "property", 0.9) for c in nested if word in c.name.lower())
@@ -2685,7 +2565,7 @@ class Resolver:
         """``self.count`` where the class body (or a base's of the same file) says ``count = Counter(...)``: the
         ``method`` (``__get__`` for a read, ``__set__`` for a write) of ``Counter``, if it has one; and where a class
         body of any file says ``count = property(...)``, its getter or setter."""
-        cls = self.enclosing_class(scope)
+        cls = self.symbols.enclosing_class(scope)
         if cls is None or cls.kind != "class" or self._depth > 4:
             return []
         return self._descriptor_of(fid, cls, name, method)
@@ -2697,7 +2577,7 @@ class Resolver:
         out: list[Target] = []
         for cid in self.hierarchy.linearized(cls.id):
             owner = self.symbols.sym(cid)
-            stated = self.facts(owner.file_id).get((cid, name), [])
+            stated = self.facts.variables(owner.file_id).get((cid, name), [])
             if not stated:
                 continue
             self._depth += 1
@@ -2731,7 +2611,7 @@ class Resolver:
         its subclasses' (dispatch); none inside one (it reads through ``object.__getattribute__``)."""
         if scope.name == "__getattribute__":
             return []
-        cls = self.enclosing_class(scope)
+        cls = self.symbols.enclosing_class(scope)
         if cls is None or cls.kind != "class":
             return []
         found = self._getattribute.get(cls.id)
@@ -2836,31 +2716,9 @@ class Resolver:
             ):
                 return frozenset()
             # `em = ExtensionManager(...)` calls the class on the line it assigns; an annotation alone (`em: T`) does not
-            called = called or (where.id, var, text) in self._constructions(where.file_id)
+            called = called or (where.id, var, text) in self.facts.constructions(where.file_id)
             classes.update(c.id for c in found)
         return frozenset(classes) if called else frozenset()
-
-    def _constructions(self, fid: int) -> frozenset[tuple[int, str, str]]:
-        """(scope, variable, callee) of the file's ``var = callee(...)``: an assignment fact with a call of that name
-        on its line."""
-        found = self._constructed_vars.get(fid)
-        if found is None:
-            # two scans of the file's references (a self-join on the line went over every reference per assignment)
-            calls = {
-                (scope, line, f"{receiver}.{name}" if receiver else name)
-                for scope, line, name, receiver in self.conn.execute(
-                    "SELECT scope_id, line, name, receiver FROM refs WHERE file_id = ? AND kind = 'call'", (fid,)
-                )
-            }
-            found = frozenset(
-                (scope, var, callee)
-                for scope, line, var, callee in self.conn.execute(
-                    "SELECT scope_id, line, name, receiver FROM refs WHERE file_id = ? AND kind = 'assign'", (fid,)
-                )
-                if (scope, line, callee) in calls
-            )
-            self._constructed_vars[fid] = found
-        return found
 
     def _member_of_call_result(
         self, fid: int, scope: Sym, name: str, callee: str, methods: Sequence[str] = ()
@@ -2905,11 +2763,11 @@ class Resolver:
 
     def _returned_functions(self, fid: int, fn: Sym) -> list[Sym]:
         """The functions nested in ``fn`` that it returns by name (``def make(): def inner(): ...; return inner``), ``fn``
-        of any file (its return facts: :meth:`returned_facts`)."""
+        of any file (its return facts: :meth:`FileFacts.returned`)."""
         out: list[Sym] = []
         # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
         parent = fn.parent_id if fn.parent_id is not None else self.symbols.module_symbol(fn.file_id).id
-        returned = self.returned_facts(fn.file_id)
+        returned = self.facts.returned(fn.file_id)
         for definition in [c for c in self.symbols.children(parent) if c.name == fn.name] or [fn]:
             for kind, text in returned.get(definition.id, []):
                 inner = self.symbols.child_map(definition.id).get(text) if kind == "alias" else None
@@ -2931,7 +2789,7 @@ class Resolver:
         found: list[Sym] = []
         self._depth += 1
         try:
-            for kind, text in self.facts(fid).get((fn.id, fact), []):
+            for kind, text in self.facts.variables(fid).get((fn.id, fact), []):
                 if kind != "alias" or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 if "." not in text and text in _param_names(fn):
@@ -2961,22 +2819,6 @@ class Resolver:
         confidence = 0.9 if len(found) == 1 else _LOOKUP_CONFIDENCE
         return [Target(f, "returned", confidence, len(found)) for f in found]
 
-    def _parameter_callers(self, fid: int, rows: list[tuple[int, int, str, str, str, int]] | None = None) -> frozenset[int]:
-        """The functions of a stored file that call a parameter, or an item of one (model.calls_a_parameter): ``f(...)``
-        or ``map(f, xs)`` of a parameter ``f``, ``methods[name](*args)``, ``for rule in rules: rule()``. ``rows``: the
-        file's references (id, scope, kind, name, receiver, line) when the caller has read them already."""
-        found = self._param_callers.get(fid)
-        if found is None:
-            if rows is None:
-                rows = self.conn.execute(
-                    "SELECT id, scope_id, kind, name, receiver, line FROM refs WHERE file_id=?"
-                    f" AND kind IN ({','.join('?' * len(PARAMETER_CALL_KINDS))})",
-                    (fid, *PARAMETER_CALL_KINDS),
-                ).fetchall()
-            found = frozenset(parameter_callers(lambda s: self.symbols.sym(s).params, (r[1:5] for r in rows)))
-            self._param_callers[fid] = found
-        return found
-
     def _calls_stored_parameter(self, fid: int, cls: Sym, rows: list[tuple[int, int, str, str, str, int]]) -> list[Sym]:
         """For a class of the file ``fid`` whose ``__init__`` stores a parameter in an attribute (``self.func = func``):
         its methods that call that attribute (``self.func(obj)``), read from the file's references ``rows``."""
@@ -2992,7 +2834,7 @@ class Resolver:
         if init is None or init.file_id != fid:
             return []
         params = _param_names(init) - {"self"}
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         stored = {
             var.partition(".")[2]
             for (scope_id, var), found in facts.items()
@@ -3014,7 +2856,7 @@ class Resolver:
         nothing iterated it before)."""
         if self._depth > 4:
             return []
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         found: list[Target] = []
         self._depth += 1
         try:
@@ -3037,7 +2879,7 @@ class Resolver:
         """The generator functions of the file ``fid`` whose call a function of that file returns (``return
         _linux_platforms()``): the caller that iterates what ``fn`` returns runs their bodies (it may pass it on instead,
         and one of several runs: at most :data:`_GENERATOR_CONFIDENCE`)."""
-        facts = self.facts(fid)
+        facts = self.facts.variables(fid)
         if fn.file_id != fid or fn.kind not in ("function", "method") or self._depth > 4:
             return []
         found: list[Sym] = []
@@ -3294,7 +3136,7 @@ class Resolver:
         """pytest fixtures by parameter name (same class, same module, conftest.py upwards, nearest
         first) and unittest ``setUp`` through the class (``receiver`` is ``self``)."""
         if receiver == "self":
-            cls = self.enclosing_class(scope)
+            cls = self.symbols.enclosing_class(scope)
             if cls is None:
                 return []
             out: list[Target] = []
@@ -3314,7 +3156,7 @@ class Resolver:
         if not candidates:
             return []
         path = self.modules.file(fid)[0]
-        cls = self.enclosing_class(scope)
+        cls = self.symbols.enclosing_class(scope)
         if cls is not None:
             own = [c for c in candidates if c.parent_id == cls.id]
             if own:

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from .model import MODULE_QUALNAME
+from .model import CLASS_KINDS, MODULE_QUALNAME
 from .modulemap import ModuleMap
 
 __all__ = ["SYM_COLUMNS", "Sym", "SymbolTable", "name_fits", "sym_from_row"]
@@ -151,3 +151,12 @@ class SymbolTable:
                     m.setdefault(child.name, child)
             self._child_maps[sid] = m
         return m
+
+    def enclosing_class(self, scope: Sym) -> Sym | None:
+        """The class ``scope`` is, or is nested in (None outside any class)."""
+        s: Sym | None = scope
+        while s is not None:
+            if s.kind in CLASS_KINDS:
+                return s
+            s = self.sym(s.parent_id) if s.parent_id is not None else None
+        return None
