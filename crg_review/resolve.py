@@ -3,7 +3,10 @@
 The resolver reads the parsed facts of the store (symbols, refs, imports, bases) and writes edges for
 the files it is asked to resolve. Resolving a file is a pure function of the whole index's facts, so an
 incremental update that re-resolves every file whose answer may have changed equals a full rebuild
-(:func:`crg_review.affected.affected_files` computes that set).
+(:func:`crg_review.affected.affected_files` computes that set). It reads the index through the parts it owns:
+where a module lives (:class:`~crg_review.modulemap.ModuleMap`), the symbols
+(:class:`~crg_review.symbols.SymbolTable`), the class hierarchy (:class:`~crg_review.hierarchy.ClassHierarchy`) and
+the facts stated about each file (:class:`~crg_review.facts.FileFacts`).
 
 Resolution methods (``edges.resolution``): ``local`` (same file scope), ``import`` (an import binding),
 ``reexport`` (through another module's import), ``module`` (attribute of an imported module),
@@ -69,7 +72,10 @@ from .typetext import call_chain, class_object_names, element_name, strip_generi
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "ORDERING_METHODS", "PROTOCOL_METHODS", "RETURN_FACT", "Resolver"]
+__all__ = [
+    "FAMILY_CONFIDENCE", "LOOKUP_KINDS", "MAX_CANDIDATES", "MAX_FAMILIES", "ORDERING_METHODS", "PROTOCOL_METHODS",
+    "RETURN_FACT", "Resolver",
+]
 
 #: a bare name matching more definitions than this is left unresolved as ``ambiguous`` (unless they are the
 #: overrides of a method in at most MAX_FAMILIES class hierarchies)
