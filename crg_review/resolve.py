@@ -213,7 +213,7 @@ class Resolver:
         self.modules = ModuleMap(conn)
         self.symbols = SymbolTable(conn, self.modules)
         self.hierarchy = ClassHierarchy(conn, self.symbols)
-        self.facts = FileFacts(conn, self.symbols)
+        self.file_facts = FileFacts(conn, self.symbols)
         self._file_imports: dict[int, list[sqlite3.Row]] = {}
         self._set_defaults: dict[int, frozenset[str]] = {}  # file → keywords of its `set_defaults(...)` calls
         self._prefix_guessed: dict[tuple[str, str | None, bool], list[Target]] = {}  # :meth:`_prefix_guesses`
@@ -278,7 +278,7 @@ class Resolver:
         class body's ``x: T = ...`` (or else of the nearest in-repo base of the same file that states any;
         ``bases_elsewhere``: of any file, the scope each was stated in tells which: the store names the
         class when they change, store._class_facts); for ``return`` (what a function returns), the scope's own."""
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         if not facts and not bases_elsewhere:
             return []
         if var.startswith(("self.", "cls.")):
@@ -295,7 +295,7 @@ class Resolver:
                 owner = self.symbols.sym(cid)
                 if owner.file_id != fid and not bases_elsewhere:
                     continue
-                stated = facts if owner.file_id == fid else self.facts.variables(owner.file_id)
+                stated = facts if owner.file_id == fid else self.file_facts.variables(owner.file_id)
                 out = [(m, f) for m in self.symbols.children(cid) for f in stated.get((m.id, "self." + attr), [])]
                 out.extend((owner, f) for f in stated.get((cid, attr), []))
                 if out:
@@ -787,7 +787,7 @@ class Resolver:
         out: list[Sym] = []
         self._depth += 1
         try:
-            for fact_kind, text in self.facts.returned(fn.file_id).get(fn.id, []):
+            for fact_kind, text in self.file_facts.returned(fn.file_id).get(fn.id, []):
                 if fact_kind == kind and text not in skip and text.partition(".")[0] not in ("self", "cls"):
                     out.extend(s for s in self._bound(fn.file_id, fn, text) if s not in out)
         finally:
@@ -1092,7 +1092,7 @@ class Resolver:
         the functions or classes the bodies of its subclasses bind it to (``_backend_type = BList`` in a subclass:
         ``self._backend_type()`` in the base may make one). Only this file's classes: another file's class body
         is not re-read when it changes."""
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         out: list[Target] = []
         for cid in self.hierarchy.linearized(cls.id):
             stated = facts.get((cid, name)) if self.symbols.sym(cid).file_id == fid else None
@@ -1164,7 +1164,7 @@ class Resolver:
     def _closed_over_cls(self, fid: int, scope: Sym) -> Sym | None:
         """For ``cls(...)`` in a function nested in a classmethod (``def _try_load(): return cls(*parts)``): the
         class whose method takes ``cls``, unless a scope on the way binds the name itself or is a class."""
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         for s in self._scope_chain(scope):
             if s.kind in _CLASS_KINDS or facts.get((s.id, "cls")):
                 return None
@@ -1237,7 +1237,7 @@ class Resolver:
                 # index (the same input fails alike in a full build and an update: they stay equal)
                 log.warning("%s: a reference nests too deep to resolve: the file's edges are left out", self.modules.file(fid)[0])
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
-            self.facts.forget(fid)
+            self.file_facts.forget(fid)
             self._scoped_lookups.clear()
 
     def _resolve_file(self, fid: int) -> None:
@@ -1279,7 +1279,7 @@ class Resolver:
         # functions given by name at a line, what is called at that line, and the functions that call a parameter
         passed: list[tuple[int, int, Target]] = []
         called_at: dict[tuple[int, int], list[Sym]] = {}
-        calls_parameter = self.facts.parameter_callers(fid, rows) if language == "python" else frozenset()
+        calls_parameter = self.file_facts.parameter_callers(fid, rows) if language == "python" else frozenset()
         for ref_id, scope_id, kind, name, receiver, line in rows:
             scope = self.symbols.sym(scope_id)
             if receiver == "self" and kind in ("attr", "call", "ref") and language == "python":
@@ -1526,7 +1526,7 @@ class Resolver:
                         language == "python"
                         and callee.id != t.sym.id
                         and not self.symbols.sym(src).is_test
-                        and callee.id in self.facts.parameter_callers(callee.file_id)
+                        and callee.id in self.file_facts.parameter_callers(callee.file_id)
                     ):
                         for g in given:
                             add(callee.id, g, "call", line)
@@ -1723,7 +1723,7 @@ class Resolver:
     def _binds_in_body(self, cls: Sym, name: str) -> bool:
         """Whether the body of ``cls`` or of one of its bases assigns ``name`` a value (a field, not a method)."""
         for cid in self.hierarchy.linearized(cls.id):
-            stated = self.facts.variables(self.symbols.sym(cid).file_id).get((cid, name), [])
+            stated = self.file_facts.variables(self.symbols.sym(cid).file_id).get((cid, name), [])
             if any(kind in ("assign", "alias") for kind, _text in stated):
                 return True
         return False
@@ -1980,14 +1980,14 @@ class Resolver:
                 out.extend(self._class_attribute_functions(fid, cls, name))
             if not is_super and kind in ("call", "attr"):
                 out.extend(Target(o, "dispatch", 0.7) for o in self.hierarchy.overrides(cls.id, name) if o.id != (m.id if m else -1))
-                if not out and language == "python" and name not in self.facts.self_attributes(fid, cls):
+                if not out and language == "python" and name not in self.file_facts.self_attributes(fid, cls):
                     # `self.get_pp(node)` where the class defines no get_pp and never sets it: its __getattr__
                     # answers (astor's SourceGenerator makes `get_*` getters there)
                     out.extend(self._getattr_hook(cls.id, name, call=kind == "call"))
                     out.extend(self._delegated(cls, name, kind))
                 if name == "__getitem__" and language == "python":
                     out.extend(self._missing_hooks(cls))
-            elif not is_super and kind == "ref" and m is None and language == "python" and name not in self.facts.self_attributes(fid, cls):
+            elif not is_super and kind == "ref" and m is None and language == "python" and name not in self.file_facts.self_attributes(fid, cls):
                 out.extend(self._delegated(cls, name, kind))  # `register(self.add_token)`: the delegate's bound method
             if is_super and not out and language == "python" and self._outside_ancestor(cls.id):
                 # `super().formatMessage(record)` in a class deriving from `logging.Formatter`: that base's method,
@@ -2125,7 +2125,7 @@ class Resolver:
         out = [Target(hook, "getattr-hook", _GETATTR_CONFIDENCE)]
         if call and hook.parent_id is not None:
             # (a change of what __getattr__ returns re-resolves every file: affected.affected_files)
-            for kind, text in self.facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
+            for kind, text in self.file_facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
                 receiver, _, attr = text.rpartition(".")
                 bound = self.hierarchy.member(hook.parent_id, attr) if kind == "alias" and receiver == "self" else None
                 if bound is not None and bound.kind == "method" and bound != hook:
@@ -2140,7 +2140,7 @@ class Resolver:
         hook = self.hierarchy.member(cls.id, "__getattr__")
         if hook is None or hook.kind != "method" or hook.parent_id is None or self._depth > 4:
             return []
-        if ("assign", "getattr") not in self.facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
+        if ("assign", "getattr") not in self.file_facts.variables(hook.file_id).get((hook.id, RETURN_FACT), []):
             return []
         forwarded = self._forwarded.get(hook.id)
         if forwarded is None:
@@ -2190,7 +2190,7 @@ class Resolver:
         to_text``; another file's class body is not read), and that has no base outside the repository (Exception has
         a ``__str__`` of its own)."""
         mro = self.hierarchy.linearized(class_id)
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         if any(self.symbols.sym(c).file_id != fid or (c, "__str__") in facts for c in mro) or self._outside_ancestor(class_id):
             return None
         return self.hierarchy.member(class_id, "__repr__")
@@ -2310,11 +2310,11 @@ class Resolver:
             cls = self.symbols.enclosing_class(where) if container.startswith(("self.", "cls.")) else None
             if cls is not None and cls.kind == "class":  # a subclass of the file may replace the table
                 attr = container.partition(".")[2]
-                facts = self.facts.variables(fid)
+                facts = self.file_facts.variables(fid)
                 # or a method of the class fills it through a name of its own (`conv = self._type_conversions`, then
                 # `conv[group] = int_convert(10)`: parse's Parser)
                 for m in self.symbols.children(cls.id):
-                    for var in self.facts.aliases_of(fid, m.id, container) if m.kind == "method" else ():
+                    for var in self.file_facts.aliases_of(fid, m.id, container) if m.kind == "method" else ():
                         tables.extend((m, f) for f in facts.get((m.id, var), []) if f[0] == "item")
                 for sub in self.hierarchy.descendants(cls.id):
                     if self.symbols.sym(sub).file_id == fid:
@@ -2323,11 +2323,11 @@ class Resolver:
                         for m in self.symbols.children(sub):
                             tables.extend((m, f) for f in facts.get((m.id, container), []))
                     else:  # a subclass of another file: the methods of its own it stores there
-                        found.extend(f for f in self.facts.stored_methods(self.symbols.sym(sub), container) if f not in found)
+                        found.extend(f for f in self.file_facts.stored_methods(self.symbols.sym(sub), container) if f not in found)
             module = self.symbols.module_symbol(fid)
             if container.isidentifier() and all(at.id == module.id and kind != "item" for at, (kind, _) in tables):
                 # a module's table, stated at import time (`ADAPTERS = deque([DictAdapter, ...])`: what it is made of)
-                tables += [(module, ("item", value)) for value in self.facts.module_tables(fid).get(container, ())]
+                tables += [(module, ("item", value)) for value in self.file_facts.module_tables(fid).get(container, ())]
             for at, (item_kind, text) in tables:
                 if item_kind in ("alias", "assign"):  # the table made from another: `= operators`, `= T.copy()`
                     source = text.removesuffix(".copy") if item_kind == "assign" else text
@@ -2368,7 +2368,7 @@ class Resolver:
         """The members a variable of ``scope`` holds when it is assigned a look-up by prefix that the scope does
         not call (``x = getattr(self, f"on_{n}")``), or names such a variable; under :data:`RETURN_FACT`, what the
         function returns (``return getattr(...)``, ``return x``; another file's function bodies are not read)."""
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         lookups = facts.get((scope.id, LOOKUP_FACT), [])
         if not lookups or not any(
             text == "getattr" if kind == "assign" else ("assign", "getattr") in facts.get((scope.id, text), [])
@@ -2561,7 +2561,7 @@ class Resolver:
         out: list[Target] = []
         word = "get" if method == "__get__" else "set"
         for factory in self._bound(fid, owner, callee):
-            if factory.kind != "function" or ("assign", "property") not in self.facts.returned(factory.file_id).get(factory.id, []):
+            if factory.kind != "function" or ("assign", "property") not in self.file_facts.returned(factory.file_id).get(factory.id, []):
                 continue
             nested = [c for c in self.symbols.children(factory.id) if c.kind == "function"]
             out.extend(Target(c, "property", 0.9) for c in nested if word in c.name.lower())
@@ -2583,7 +2583,7 @@ class Resolver:
         out: list[Target] = []
         for cid in self.hierarchy.linearized(cls.id):
             owner = self.symbols.sym(cid)
-            stated = self.facts.variables(owner.file_id).get((cid, name), [])
+            stated = self.file_facts.variables(owner.file_id).get((cid, name), [])
             if not stated:
                 continue
             self._depth += 1
@@ -2722,7 +2722,7 @@ class Resolver:
             ):
                 return frozenset()
             # `em = ExtensionManager(...)` calls the class on the line it assigns; an annotation alone (`em: T`) does not
-            called = called or (where.id, var, text) in self.facts.constructions(where.file_id)
+            called = called or (where.id, var, text) in self.file_facts.constructions(where.file_id)
             classes.update(c.id for c in found)
         return frozenset(classes) if called else frozenset()
 
@@ -2773,7 +2773,7 @@ class Resolver:
         out: list[Sym] = []
         # `@overload` stubs come first: every definition of the name in its scope may be the one that runs
         parent = fn.parent_id if fn.parent_id is not None else self.symbols.module_symbol(fn.file_id).id
-        returned = self.facts.returned(fn.file_id)
+        returned = self.file_facts.returned(fn.file_id)
         for definition in [c for c in self.symbols.children(parent) if c.name == fn.name] or [fn]:
             for kind, text in returned.get(definition.id, []):
                 inner = self.symbols.child_map(definition.id).get(text) if kind == "alias" else None
@@ -2795,7 +2795,7 @@ class Resolver:
         found: list[Sym] = []
         self._depth += 1
         try:
-            for kind, text in self.facts.variables(fid).get((fn.id, fact), []):
+            for kind, text in self.file_facts.variables(fid).get((fn.id, fact), []):
                 if kind != "alias" or not all(p.isidentifier() for p in text.split(".")):
                     continue
                 if "." not in text and text in _param_names(fn):
@@ -2840,7 +2840,7 @@ class Resolver:
         if init is None or init.file_id != fid:
             return []
         params = _param_names(init) - {"self"}
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         stored = {
             var.partition(".")[2]
             for (scope_id, var), found in facts.items()
@@ -2862,7 +2862,7 @@ class Resolver:
         nothing iterated it before)."""
         if self._depth > 4:
             return []
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         found: list[Target] = []
         self._depth += 1
         try:
@@ -2885,7 +2885,7 @@ class Resolver:
         """The generator functions of the file ``fid`` whose call a function of that file returns (``return
         _linux_platforms()``): the caller that iterates what ``fn`` returns runs their bodies (it may pass it on instead,
         and one of several runs: at most :data:`_GENERATOR_CONFIDENCE`)."""
-        facts = self.facts.variables(fid)
+        facts = self.file_facts.variables(fid)
         if fn.file_id != fid or fn.kind not in ("function", "method") or self._depth > 4:
             return []
         found: list[Sym] = []
