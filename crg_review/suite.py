@@ -295,7 +295,7 @@ def add_exec_made_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[in
     if not modules or not reached:
         return
     nodes = graph.nodes(sid for sid, _ in modules)
-    modules = [(sid, path) for sid, path in modules if sid in nodes and nodes[sid].in_test_file]
+    modules = [(sid, path) for sid, path in modules if sid in nodes and nodes[sid].in_test_file and _may_exec_tests(graph, path)]
     if not modules:
         return
     # the reached code's files: depth and sources of the nearest node of each
@@ -323,6 +323,48 @@ def add_exec_made_tests(graph: Graph, hits: dict[str, TestHit], reached: dict[in
             for _, bits in found:
                 sources |= bits
             add_hit(hits, file_test(path), "", depth + 1, "exec", sources)
+
+
+#: words without which code a test module runs with ``exec`` makes no test (no test function or class, no setattr)
+_MAKES_TESTS = re.compile(r"\bdef\s+test|\bclass\s+Test|setattr|unittest|pytest|TestCase")
+
+
+def _may_exec_tests(graph: Graph, path: str) -> bool:
+    """Whether the module-level ``exec`` calls of a test module may make tests: not when each runs a string the module
+    states (``exec(PY36_TESTS)`` of ``PY36_TESTS = \"\"\"class TDM(METypedDict): ...\"\"\"``, typing_inspect's classes in syntax
+    older Pythons cannot parse) that defines no test function or class and attaches nothing."""
+    import ast
+
+    data = graph.files.read_tracked(path) if graph.files is not None else None
+    if data is None:
+        return True
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return True
+    strings: dict[str, str] = {}  # module-level names bound to a string literal (the last binding)
+    calls: list[ast.Call] = []
+    todo: list[ast.AST] = list(tree.body)
+    while todo:  # the module's statements, into if/try/with blocks but not into functions and classes
+        node = todo.pop(0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            strings.update((t.id, node.value.value) for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
+            calls.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    for call in calls:
+        arg = call.args[0] if call.args else None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            code = arg.value
+        elif isinstance(arg, ast.Name) and arg.id in strings:
+            code = strings[arg.id]
+        else:
+            return True  # code the module reads or builds: anything
+        if _MAKES_TESTS.search(code):
+            return True
+    return False
 
 
 def _reached_names(graph: Graph, reached: dict[int, tuple[int, str, int]]) -> dict[str, tuple[int, int]]:

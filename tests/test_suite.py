@@ -450,6 +450,23 @@ def test_a_test_module_that_execs_code_is_selected_whole_when_a_change_reaches_w
     assert selected(review(capsys, repo)) == {"tests/test_util.py::test_helper": (1, "graph")}
 
 
+def test_a_test_module_that_execs_a_string_it_states_without_tests_is_not_selected_whole(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # typing_inspect: `PY36_TESTS = """class TDM(METypedDict): ..."""`, then `exec(PY36_TESTS)` under a version check:
+    # classes in syntax older Pythons cannot parse, which the tests use; no test is made
+    repo = project(tmp_path)
+    classes = 'CLASSES = """\nclass Point(dict):\n    x: int\n"""\n\nif True:\n    exec(CLASSES)\n\n\n'
+    write(repo, "tests/test_exec_classes.py", "from pkg import store\n\n" + classes + "def test_point():\n    assert Point\n")
+    made = 'TESTS = "def test_made():\\n    assert store.connect()\\n"\n\nexec(TESTS)\n'
+    write(repo, "tests/test_exec_tests.py", "from pkg import store\n\n" + made)
+    commit(repo, "code run by exec")
+    edit(repo, "pkg/store.py", "return object()", "return object() or None")  # connect: store.py is imported
+    tests = selected(review(capsys, repo))
+    assert "tests/test_exec_classes.py" not in tests  # its test names nothing reached
+    assert tests["tests/test_exec_tests.py"] == (1, "exec")  # a string that makes a test
+
+
 def test_an_oversized_test_module_named_by_python_files_is_found_by_commands_that_do_not_index(
     tmp_path: Path, capsys: Any
 ) -> None:
