@@ -121,7 +121,7 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
     parent_name = removed.parent.name if removed.parent is not None else ""
     # classes (by the scope's enclosing definition) whose methods now store an instance attribute of the name: there
     # `self.facts.variables(...)` reads the attribute, not the removed method `facts`
-    stored = _attribute_stores(conn, name) if is_method else set()
+    stored = _attribute_stores(graph, name) if is_method else set()
     for rid, fid, path, scope, receiver, line, kind in rows:
         if top_level:
             same_file = receiver == "" and (path == removed.path or fid in importing)
@@ -133,7 +133,7 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
             if receiver in ("self", "cls") or receiver.startswith("super"):
                 if not own_file and not _in_subclass_file(conn, fid, parent_name):
                     continue
-                if receiver == "self" and stored and _enclosing_class(conn, scope) in stored:
+                if receiver == "self" and stored and _enclosing_class(graph, scope) in stored:
                     continue
             elif receiver != parent_name:
                 continue
@@ -149,23 +149,19 @@ def removed_references(graph: Graph, removed: Removed, head_paths: set[str]) -> 
     return unique
 
 
-def _attribute_stores(conn: sqlite3.Connection, name: str) -> set[int]:
+def _attribute_stores(graph: Graph, name: str) -> set[int]:
     """The classes whose methods assign ``self.<name>`` (the enclosing class of each storing scope)."""
-    scopes = {r[0] for r in conn.execute("SELECT DISTINCT scope_id FROM refs WHERE kind='store' AND receiver='self' AND name=?", (name,))}
-    return {c for c in (_enclosing_class(conn, s) for s in scopes) if c is not None}
+    rows = graph.conn.execute("SELECT DISTINCT scope_id FROM refs WHERE kind='store' AND receiver='self' AND name=?", (name,))
+    return {c for c in (_enclosing_class(graph, r[0]) for r in rows) if c is not None}
 
 
-def _enclosing_class(conn: sqlite3.Connection, scope: int) -> int | None:
+def _enclosing_class(graph: Graph, scope: int) -> int | None:
     """The class a method (or a function nested in one) belongs to; None outside classes."""
-    sid: int | None = scope
-    while sid is not None:
-        row = conn.execute("SELECT kind, parent_id FROM symbols WHERE id=?", (sid,)).fetchone()
-        if row is None:
-            return None
-        if row[0] in CLASS_KINDS:
-            return sid
-        sid = row[1]
-    return None
+    node = graph.nodes([scope]).get(scope)
+    while node is not None and node.kind not in CLASS_KINDS:
+        parent = node.parent_id
+        node = graph.nodes([parent]).get(parent) if parent is not None else None
+    return node.id if node is not None else None
 
 
 def _import_resolves(conn: sqlite3.Connection, fid: int, line: int, name: str) -> bool:

@@ -608,7 +608,7 @@ def _window_step(src: Node, dst: Node) -> int:
     the caller's own class (a recursive descent parser's `_parse_statement` -> `_parse_jump_statement` -> ... is
     one object's inner work, ten calls below the test that calls `parse`), one edge otherwise (a public method
     counts: django's form and field methods call one another, and counting them free doubled the tests of a
-    validator)."""
+    validator); nothing for a call of a memoised function without parameters (:func:`_loads_once`)."""
     same = src.kind == "method" and dst.kind == "method" and src.parent_id == dst.parent_id
     if same and dst.name.startswith("_") and not dst.name.startswith("__"):
         return 0
