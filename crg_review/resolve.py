@@ -3220,8 +3220,13 @@ def _is_getter(s: Sym) -> bool:
 
 
 def _is_property(s: Sym) -> bool:
+    """A method whose attribute is read, not called: ``@property`` and the like, by the decorator's name; and a
+    descriptor decorator of another module of the project named so (clize's ``@util.property_once``: a descriptor
+    class of the method's own file is followed to its ``__get__`` instead, :meth:`Resolver._descriptor_getters`)."""
     return s.kind in ("method", "function") and any(
-        d in _PROPERTY_DECORATORS or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
+        d in _PROPERTY_DECORATORS
+        or d.endswith((".setter", ".getter", ".deleter", "cached_property"))
+        or ("." in d and "(" not in d and "property" in d.rpartition(".")[2].lower())
         for d in s.decorators
     )
 

@@ -693,6 +693,20 @@ def test_a_property_made_by_a_call_runs_its_getter_and_setter_on_self(repo: Path
     assert calls(edges, "media.py::MediaList.load") == {("media.py", "MediaList._set_text", "property")}
 
 
+def test_a_method_under_a_descriptor_decorator_of_the_project_is_read_as_a_property(repo: Path, tmp_path: Path) -> None:
+    # clize's `@util.property_once def signature(self)` (a descriptor class of another module), read as `self.signature`
+    files = {
+        "util.py": "class property_once:\n    def __init__(self, func):\n        self.func = func\n\n"
+        "    def __get__(self, obj, owner):\n        return self.func(obj)\n",
+        "runner.py": "from . import util\n\n\nclass Clize:\n    @util.property_once\n    def signature(self):\n        return 1\n\n"
+        "    def __call__(self):\n        return self.signature\n\n"
+        "    @util.once\n    def helper(self):\n        return 2\n\n    def show(self):\n        return self.helper\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert calls(edges, "runner.py::Clize.__call__") == {("runner.py", "Clize.signature", "property")}
+    assert calls(edges, "runner.py::Clize.show") == set()  # `@util.once`: not named as a property
+
+
 def test_a_property_made_by_a_call_runs_its_accessors_on_a_typed_instance_of_another_file(
     repo: Path, tmp_path: Path
 ) -> None:
