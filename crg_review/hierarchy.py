@@ -6,6 +6,8 @@ can dispatch to in its subclasses.
 from __future__ import annotations
 
 import sqlite3
+from collections import deque
+from collections.abc import Callable
 
 from .symbols import Sym, SymbolTable
 
@@ -117,16 +119,7 @@ class ClassHierarchy:
         """A class and its in-repo ancestors, breadth-first in declaration order (a simple MRO)."""
         order = self._mro.get(class_id)
         if order is None:
-            order = []
-            seen: set[int] = set()
-            queue = [class_id]
-            while queue:
-                cid = queue.pop(0)
-                if cid not in seen:
-                    seen.add(cid)
-                    order.append(cid)
-                    queue.extend(self.bases_of(cid))
-            self._mro[class_id] = order
+            order = self._mro[class_id] = _breadth_first([class_id], self.bases_of)
         return order
 
     def overrides(self, class_id: int, name: str) -> list[Sym]:
@@ -153,14 +146,19 @@ class ClassHierarchy:
         """A class's in-repo subclasses at any depth, breadth-first."""
         order = self._below.get(class_id)
         if order is None:
-            order = []
-            seen: set[int] = set()
-            queue = list(self.subclasses_of(class_id))
-            while queue:
-                cid = queue.pop(0)
-                if cid not in seen:
-                    seen.add(cid)
-                    order.append(cid)
-                    queue.extend(self.subclasses_of(cid))
-            self._below[class_id] = order
+            order = self._below[class_id] = _breadth_first(self.subclasses_of(class_id), self.subclasses_of)
         return order
+
+
+def _breadth_first(start: list[int], step: Callable[[int], list[int]]) -> list[int]:
+    """The classes reached from ``start`` by ``step`` (bases or subclasses), ``start`` first, breadth-first, each once."""
+    order: list[int] = []
+    seen: set[int] = set()
+    queue = deque(start)
+    while queue:
+        cid = queue.popleft()
+        if cid not in seen:
+            seen.add(cid)
+            order.append(cid)
+            queue.extend(step(cid))
+    return order
