@@ -578,13 +578,17 @@ def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dic
         family = {c for owner in owners for c in (owner, *graph.descendants(owner))}
         members = {m.id for c in family for m in graph.children(c)}
         classes[method] = ({n.name for n in graph.nodes(family).values()}, family | members)
-    # a name only of changed methods counts where the test deals with one of their classes (:func:`_uses_of`)
-    checked = [ids[scope] for scope, hit in named.items() if not hit.isdisjoint(classes)]
+    # a name only of changed methods counts in a test of a test class where the test deals with one of their classes
+    # (:func:`_uses_of`); a test function's class is not told by its context (tomlkit's parametrized
+    # `test_arithmetic_result_does_not_share_trivia` adds to items of every type, parsed from strings): it counts
+    in_classes = {t.id for t in tests if t.parent_id is not None and _in_class(graph, t)}
+    checked = [ids[scope] for scope, hit in named.items() if scope in in_classes and not hit.isdisjoint(classes)]
     named_classes, used = _uses_of(graph, checked, {n for names, _ in classes.values() for n in names})
     found = [
         ids[scope]
         for scope, hit in named.items()
-        if any(
+        if scope not in in_classes
+        or any(
             name not in classes
             or not named_classes[scope].isdisjoint(classes[name][0])
             or not used[scope].isdisjoint(classes[name][1])
@@ -594,10 +598,16 @@ def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dic
     return sorted(found, key=lambda t: (t.path, t.start_line))
 
 
+def _in_class(graph: Graph, test: Node) -> bool:
+    """Whether a test is a method of a class (a test class's, or a mixin's)."""
+    parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
+    return parent is not None and parent.kind in CLASS_KINDS
+
+
 def _uses_of(graph: Graph, tests: list[Node], names: set[str]) -> tuple[dict[int, set[str]], dict[int, set[int]]]:
-    """By test, the class ``names`` it names and the symbols (ids) it uses, through its context: its test class
-    (named after one of them, ``TestTuple`` for ``Tuple``; the class body and its other members), and what the test
-    defines (a class of its own deriving from the project's). So a changed method's name counts in a test that makes
+    """By test (a method of a test class), the class ``names`` it names and the symbols (ids) it uses, through its
+    context: its test class (named after one of them, ``TestTuple`` for ``Tuple``; the class body and its other
+    members), and what the test defines (a class of its own deriving from the project's). So a changed method's name counts in a test that makes
     the class (colander's ``def _makeOne(self): return Tuple()``) or names it (``schema_type = colander.Int`` in a
     class a test defines, ``Int`` being ``Integer``): a method name alone says little, ``test_colander.py`` calls
     ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize`` fails seven of them."""
