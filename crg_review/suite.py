@@ -342,15 +342,17 @@ def _may_exec_tests(graph: Graph, path: str) -> bool:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
         return True
-    strings: dict[str, str] = {}  # module-level names bound to a string literal (the last binding)
+    strings: dict[str, tuple[int, str]] = {}  # module-level names bound to a string literal: (line, text) of the last
     calls: list[ast.Call] = []
     todo: list[ast.AST] = list(tree.body)
     while todo:  # the module's statements, into if/try/with blocks but not into functions and classes
-        node = todo.pop(0)
+        node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-            strings.update((t.id, node.value.value) for t in node.targets if isinstance(t, ast.Name))
+            for t in node.targets:
+                if isinstance(t, ast.Name) and strings.get(t.id, (0, ""))[0] <= node.lineno:
+                    strings[t.id] = (node.lineno, node.value.value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
             calls.append(node)
         todo.extend(ast.iter_child_nodes(node))
@@ -359,7 +361,7 @@ def _may_exec_tests(graph: Graph, path: str) -> bool:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             code = arg.value
         elif isinstance(arg, ast.Name) and arg.id in strings:
-            code = strings[arg.id]
+            code = strings[arg.id][1]
         else:
             return True  # code the module reads or builds: anything
         if _MAKES_TESTS.search(code):
@@ -498,7 +500,7 @@ def convention_tests(
     a family (``lang_RU.py`` among ``lang_*.py``), also when it found none in that file (``found_files``: num2words's
     changed ``lang_RU.py`` reaches other languages' tests through the base class, its own through a string).
     ``methods_by_path``: of the names, those only of changed methods, with their classes: a test naming such a name
-    counts only where it deals with one of those classes or their subclasses (:func:`_deals_with`)."""
+    counts, in a test of a test class, only where it deals with one of those classes or their subclasses (:func:`_uses_of`)."""
     out: dict[str, list[Node]] = {}
     for path, files in sorted(files_by_path.items()):
         if not files:
@@ -581,13 +583,13 @@ def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dic
     # a name only of changed methods counts in a test of a test class where the test deals with one of their classes
     # (:func:`_uses_of`); a test function's class is not told by its context (tomlkit's parametrized
     # `test_arithmetic_result_does_not_share_trivia` adds to items of every type, parsed from strings): it counts
-    in_classes = {t.id for t in tests if t.parent_id is not None and _in_class(graph, t)}
-    checked = [ids[scope] for scope, hit in named.items() if scope in in_classes and not hit.isdisjoint(classes)]
-    named_classes, used = _uses_of(graph, checked, {n for names, _ in classes.values() for n in names})
+    test_classes = _test_classes(graph, tests)
+    checked = [ids[scope] for scope, hit in named.items() if scope in test_classes and not hit.isdisjoint(classes)]
+    named_classes, used = _uses_of(graph, checked, test_classes, {n for names, _ in classes.values() for n in names})
     found = [
         ids[scope]
         for scope, hit in named.items()
-        if scope not in in_classes
+        if scope not in test_classes
         or any(
             name not in classes
             or not named_classes[scope].isdisjoint(classes[name][0])
@@ -598,29 +600,31 @@ def _tests_naming(graph: Graph, tests: list[Node], names: set[str], methods: dic
     return sorted(found, key=lambda t: (t.path, t.start_line))
 
 
-def _in_class(graph: Graph, test: Node) -> bool:
-    """Whether a test is a method of a class (a test class's, or a mixin's)."""
-    parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
-    return parent is not None and parent.kind in CLASS_KINDS
+def _test_classes(graph: Graph, tests: list[Node]) -> dict[int, Node]:
+    """The class of each test that is a method of one (a test class, or a mixin), by test id."""
+    parents = graph.nodes({t.parent_id for t in tests if t.parent_id is not None})
+    found = {t.id: parents.get(t.parent_id) for t in tests if t.parent_id is not None}
+    return {tid: cls for tid, cls in found.items() if cls is not None and cls.kind in CLASS_KINDS}
 
 
-def _uses_of(graph: Graph, tests: list[Node], names: set[str]) -> tuple[dict[int, set[str]], dict[int, set[int]]]:
-    """By test (a method of a test class), the class ``names`` it names and the symbols (ids) it uses, through its
-    context: its test class (named after one of them, ``TestTuple`` for ``Tuple``; the class body and its other
-    members), and what the test defines (a class of its own deriving from the project's). So a changed method's name counts in a test that makes
-    the class (colander's ``def _makeOne(self): return Tuple()``) or names it (``schema_type = colander.Int`` in a
-    class a test defines, ``Int`` being ``Integer``): a method name alone says little, ``test_colander.py`` calls
-    ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize`` fails seven of them."""
+def _uses_of(
+    graph: Graph, tests: list[Node], classes: dict[int, Node], names: set[str]
+) -> tuple[dict[int, set[str]], dict[int, set[int]]]:
+    """By test (a method of one of ``classes``, by test id), the class ``names`` it names and the symbols (ids) it
+    uses, through its context: its test class (named after one of them, ``TestTuple`` for ``Tuple``; the class body
+    and its other members), and what the test defines (a class of its own deriving from the project's). So a changed
+    method's name counts in a test that makes the class (colander's ``def _makeOne(self): return Tuple()``) or names
+    it (``schema_type = colander.Int`` in a class a test defines, ``Int`` being ``Integer``): a method name alone says
+    little, ``test_colander.py`` calls ``serialize`` in 96 tests of twenty types, and a change of ``Tuple.serialize``
+    fails seven of them."""
     named: dict[int, set[str]] = {t.id: set() for t in tests}
     used: dict[int, set[int]] = {t.id: set() for t in tests}
     context: dict[int, set[int]] = {}  # scope → the tests it is context of
     lowered = [(n, n.lower()) for n in names]
     for test in tests:
-        scopes = [test.id]
-        parent = graph.nodes([test.parent_id]).get(test.parent_id) if test.parent_id is not None else None
-        if parent is not None and parent.kind in CLASS_KINDS:
-            named[test.id].update(n for n, low in lowered if low in parent.name.lower())
-            scopes += [parent.id, *(c.id for c in graph.children(parent.id))]
+        parent = classes[test.id]
+        named[test.id].update(n for n, low in lowered if low in parent.name.lower())
+        scopes = [test.id, parent.id, *(c.id for c in graph.children(parent.id))]
         inner = [c.id for c in graph.children(test.id)]
         while inner:
             scopes += inner
