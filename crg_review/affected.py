@@ -185,9 +185,10 @@ def _decorators_used(conn: sqlite3.Connection, file_ids: set[int]) -> set[str]:
 
 
 def _decorator_files(conn: sqlite3.Connection, names: set[str]) -> set[int]:
-    """Files defining a function named in ``names`` that has functions nested in it: a decorator whose wrapper
-    may call the functions of other files it decorates, which that file's resolution looks up there
-    (Resolver._decorated_elsewhere): which those are changes with the files that name the decorator."""
+    """Files defining a function named in ``names`` that has functions nested in it or adds to a collection: a
+    decorator whose wrapper may call the functions of other files it decorates, or that keeps them in a table the
+    file calls items of, which that file's resolution looks up there (Resolver._decorated_elsewhere): which those
+    are changes with the files that name the decorator."""
     out: set[int] = set()
     found = sorted(names)
     for i in range(0, len(found), 500):
@@ -196,8 +197,9 @@ def _decorator_files(conn: sqlite3.Connection, names: set[str]) -> set[int]:
             r[0]
             for r in conn.execute(
                 f"SELECT DISTINCT s.file_id FROM symbols s WHERE s.name IN ({','.join('?' * len(chunk))})"
-                " AND s.kind IN ('function', 'method') AND EXISTS (SELECT 1 FROM symbols c WHERE c.parent_id=s.id"
-                " AND c.kind IN ('function', 'method'))",
+                " AND s.kind IN ('function', 'method') AND (EXISTS (SELECT 1 FROM symbols c WHERE c.parent_id=s.id"
+                " AND c.kind IN ('function', 'method')) OR EXISTS (SELECT 1 FROM refs r WHERE r.file_id=s.file_id"
+                " AND r.scope_id=s.id AND r.kind='item'))",
                 chunk,
             )
         )

@@ -2328,6 +2328,15 @@ class Resolver:
             if container.isidentifier() and all(at.id == module.id and kind != "item" for at, (kind, _) in tables):
                 # a module's table, stated at import time (`ADAPTERS = deque([DictAdapter, ...])`: what it is made of)
                 tables += [(module, ("item", value)) for value in self.file_facts.module_tables(fid).get(container, ())]
+            if container.isidentifier() and all(at.id == module.id or kind == "item" for at, (kind, _) in tables):
+                # a table of the module that the file's functions add to: what they add by name, and for a parameter
+                # of a decorator (`@cli.command("diff")` storing the function in `_COMMANDS`, which `main` calls an
+                # item of), the functions it decorates, anywhere
+                for filler, fact in self._module_table_additions(fid, container):
+                    if fact[1] in _param_names(filler):
+                        found.extend(t.sym for t in self._decorated_by(fid, filler) if t.sym not in found)
+                    elif (filler, fact) not in tables:
+                        tables.append((filler, fact))
             for at, (item_kind, text) in tables:
                 if item_kind in ("alias", "assign"):  # the table made from another: `= operators`, `= T.copy()`
                     source = text.removesuffix(".copy") if item_kind == "assign" else text
@@ -2363,6 +2372,18 @@ class Resolver:
                     if t.sym not in found:
                         found.append(t.sym)
         return found
+
+    def _module_table_additions(self, fid: int, container: str) -> list[tuple[Sym, Fact]]:
+        """What the functions of the file ``fid`` add to the module's ``container`` (``HANDLERS[name] = fn``,
+        ``HOOKS.append(fn)``), each with the function, from those that bind no ``container`` of their own."""
+        added: list[tuple[Sym, Fact]] = []
+        for (scope_id, var), facts in self.file_facts.variables(fid).items():
+            if var != container or any(kind != "item" for kind, _ in facts):
+                continue
+            fn = self.symbols.sym(scope_id)
+            if fn.kind in ("function", "method") and container not in _param_names(fn):
+                added.extend((fn, f) for f in facts)
+        return added
 
     def _variable_lookups(self, fid: int, scope: Sym, var: str) -> list[Target]:
         """The members a variable of ``scope`` holds when it is assigned a look-up by prefix that the scope does

@@ -397,6 +397,34 @@ def test_a_decorator_wrapper_follows_the_functions_other_files_decorate_with_it(
     assert callers[6:] == [["three", "two"], ["three", "two"], ["one", "three", "two"], ["one"], []], callers
 
 
+def test_a_registry_a_decorator_fills_follows_the_functions_other_files_decorate_with_it(tmp_path: Path) -> None:
+    # `main` calls the items of HANDLERS and HOOKS, which `@command(...)` (a factory) and `@hook` (no function nested
+    # in it) fill with the functions they decorate: those come and go in other files while cli.py stays as it is
+    repo = make_repo(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    (repo / "pkg/__init__.py").write_text("")
+    cli = (
+        "HANDLERS = {}\nHOOKS = []\n\n\ndef command(name):\n    def register(fn):\n        HANDLERS[name] = fn\n"
+        "        return fn\n\n    return register\n\n\ndef hook(fn):\n    HOOKS.append(fn)\n    return fn\n\n\n"
+        "def main(argv):\n    for h in HOOKS:\n        h(argv)\n    return HANDLERS[argv[0]](argv)\n"
+    )
+    (repo / "pkg/cli.py").write_text(cli)
+    (repo / "pkg/a.py").write_text("def one(argv):\n    return 1\n")
+    git(repo, "add", "-A")
+    command = "from pkg.cli import command\n\n\n@command('one')\ndef one(argv):\n    return 1\n"
+    hooked = "from pkg.cli import hook\n\n\n@hook\ndef two(argv):\n    return 2\n"
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/a.py", command),  # a function gains the decorator
+        ("pkg/b.py", hooked),  # a new file decorates with the other one
+        ("pkg/b.py", hooked + "\n\n@hook\ndef three(argv):\n    return 3\n"),  # same imports
+        ("pkg/a.py", "def one(argv):\n    return 1\n"),  # ... and loses it
+        ("pkg/b.py", None),  # the file goes
+        ("pkg/cli.py", cli.replace("HOOKS.append(fn)", "pass")),  # the decorator stops filling the table
+    ]
+    callees = [[q for _, q in step] for step in edit_steps(repo, tmp_path, steps, lambda e: e[1] == "main")]
+    assert callees == [["one"], ["one", "two"], ["one", "three", "two"], ["three", "two"], [], []], callees
+
+
 def test_an_instance_a_decorator_makes_follows_the_functions_other_files_decorate_with_it(tmp_path: Path) -> None:
     # pybtex's `@builtin("=")`: the decorator keeps each function in a `Builtin`, whose `execute` calls it; the
     # decorated functions come and go in other files while builtins.py stays as it is (but for the last step)

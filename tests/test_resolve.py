@@ -3727,6 +3727,33 @@ def test_a_function_registered_by_a_decorator_of_another_is_run_by_that_one(repo
     assert not any(e[5] == "registered" and e[1].startswith("Box") for e in edges)
 
 
+def test_a_registry_filled_by_a_decorator_of_the_file_calls_every_function_it_decorates(repo: Path, tmp_path: Path) -> None:
+    # crg-review's own command line: `@cli.command("diff")` stores the handler in `_COMMANDS`, which `main` calls
+    files = {
+        "pkg/cli.py": (
+            "HANDLERS = {}\nHOOKS = []\nOTHER = {}\n\n\n"
+            "def command(name):\n    def register(fn):\n        HANDLERS[name] = fn\n        return fn\n\n    return register\n\n\n"
+            "def hook(fn):\n    HOOKS.append(fn)\n    return fn\n\n\n"
+            "def main(argv):\n    for h in HOOKS:\n        h(argv)\n    return HANDLERS[argv[0]](argv)\n\n\n"
+            "def other(argv):\n    return OTHER[argv[0]](argv)\n\n\n"
+            "def named(fn):\n    HANDLERS['x'] = plain\n    return fn\n\n\n"
+            "def given(HANDLERS, fn):\n    HANDLERS['x'] = fn\n\n\ndef plain(argv):\n    return 0\n"
+        ),
+        "pkg/commands.py": (
+            "from pkg import cli\nfrom pkg.cli import hook, named\n\n\n@cli.command('diff')\ndef diff(argv):\n    return 1\n\n\n"
+            "@hook\ndef setup(argv):\n    return 2\n\n\n@named\ndef kept(argv):\n    return 3\n\n\ndef plain(argv):\n    return 4\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {(d[1], d[2]) for d in calls(edges, "pkg/cli.py::main") if d[0] == "pkg/commands.py"} == {
+        ("diff", "table"),
+        ("setup", "table"),
+    }
+    # what a decorator stores by name is the item, not what it decorates; a parameter of that name is another table
+    assert ("pkg/cli.py", "plain", "table") in calls(edges, "pkg/cli.py::main")
+    assert not any(d[0] == "pkg/commands.py" for d in calls(edges, "pkg/cli.py::other"))
+
+
 def test_a_class_body_holding_what_a_factory_returns_refers_to_that_function(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/env.py": (
