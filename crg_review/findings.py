@@ -7,7 +7,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .graph import FUNCTION_KINDS, Graph, Node
+from .graph import Graph
+from .graphnodes import FUNCTION_KINDS, Node
 from .model import CLASS_KINDS
 from .review import Finding
 from .touched import Removed

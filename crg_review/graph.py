@@ -1,4 +1,5 @@
-"""The code graph as the impact walks read it: :class:`Node`, :class:`EdgeIn` and :class:`Graph`.
+"""The code graph as the impact walks read it: :class:`Graph` (its records, :class:`~graphnodes.Node` and
+:class:`~graphnodes.EdgeIn`, are :mod:`graphnodes`').
 
 :class:`Graph` is a read-only, cached view of the index (symbols, edges, references, tests) for the walks
 of :mod:`walk` and :mod:`suite`: a walk asks about a whole level of nodes at once, so each kind of fact
@@ -9,7 +10,6 @@ costs one query per level. It answers the questions the walks ask about Python's
 from __future__ import annotations
 
 import fnmatch
-import json
 import posixpath
 import re
 import sqlite3
@@ -18,11 +18,25 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 from itertools import groupby
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .graphnodes import (
+    CONSTRUCTORS,
+    FUNCTION_KINDS,
+    IDENTIFIER,
+    NODE_SQL,
+    EdgeIn,
+    Node,
+    as_node,
+    chunks,
+    first_name,
+    in_list,
+    is_conftest,
+    is_special,
+    padded,
+)
 from .languages.python import TEST_BASES
 from .model import CLASS_KINDS, param_name
-from .resolve import PROTOCOL_METHODS
 from .store import escape_like
 
 if TYPE_CHECKING:
@@ -30,27 +44,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLLECT_HOOK",
-    "CONSTRUCTORS",
     "FACTORY_MIN_CONFIDENCE",
     "FAMILY_SCAN_SCOPES",
-    "FUNCTION_KINDS",
-    "IDENTIFIER",
-    "NODE_SQL",
     "PROTOCOL_MAX_SITES",
     "PYTEST_CLASS_PREFIX",
     "PYTEST_FUNCTION_PREFIX",
     "RECEIVER_GUESS_CONFIDENCE",
     "RECEIVER_GUESS_MAX_CLASSES",
     "RECEIVER_GUESS_MAX_REFS",
-    "EdgeIn",
     "Graph",
-    "Node",
     "SnapshotFiles",
-    "as_node",
-    "chunks",
-    "first_name",
-    "is_conftest",
-    "is_special",
 ]
 
 
@@ -91,16 +94,12 @@ FAMILY_SCAN_SCOPES = 50
 PYTEST_CLASS_PREFIX = "Test"
 #: pytest's default ``python_functions``: a test function bound to such a name in a test module is collected there
 PYTEST_FUNCTION_PREFIX = "test"
-FUNCTION_KINDS = frozenset(("function", "method"))
 #: the pytest hook that collects tests from files that are not Python, and its collector classes' bases
 COLLECT_HOOK = "pytest_collect_file"
 _COLLECTOR_BASES = ("Item", "File", "Collector", "Module")
-_RUNNABLE_KINDS = frozenset(("function", "method", "test"))
 #: the file name patterns a Sybil collector is given (``pattern="*.rst"``, ``patterns=["*.md", "*.py"]``)
 _SYBIL_PATTERN = re.compile(r"\bpatterns?\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')")
 _QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
-#: what constructing an instance runs: a dataclass's generated __init__ calls __post_init__ (attrs: __attrs_post_init__)
-CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__attrs_post_init__"))
 #: the functions of the standard library's doctest module that run the examples of a module given to them
 _DOCTEST_RUNNERS = ("DocTestSuite", "run_docstring_examples", "testmod")
 #: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
@@ -163,87 +162,10 @@ _TABLE_KEEPING = frozenset(
 )
 
 
-class Node(NamedTuple):
-    """A symbol of the index with what the walks need (a tuple: one review can load tens of thousands)."""
-
-    id: int
-    file_id: int
-    path: str
-    language: str
-    qualname: str
-    name: str
-    kind: str
-    start_line: int
-    end_line: int
-    parent_id: int | None
-    is_test: int  # as stored: 0, 1 (the parser's mark) or 2 (a subclass of a test class of another file)
-    in_test_file: int
-    decorators_json: str
-    params_json: str
-    signature: str
-
-    @property
-    def decorators(self) -> tuple[str, ...]:
-        """Decorator texts without ``@``."""
-        return tuple(json.loads(self.decorators_json))
-
-    @property
-    def params(self) -> tuple[str, ...]:
-        """Parameter names as the parser records them (``x``, ``x=``, ``*args``, ``**kw``, ``*``, ``/``)."""
-        return tuple(json.loads(self.params_json))
-
-    @property
-    def label(self) -> str:
-        """How a path (``via``) names this node: the qualname, the file path for a module."""
-        return self.path if self.kind == "module" else self.qualname
-
-    @property
-    def runnable_test(self) -> bool:
-        """A test a runner can select (a test function or method, or a JS/Ruby ``it`` block)."""
-        return bool(self.is_test) and self.kind in _RUNNABLE_KINDS
-
-
-class EdgeIn(NamedTuple):
-    """An edge seen from its destination."""
-
-    src: int
-    dst: int
-    kind: str
-    confidence: float
-    resolution: str
-    line: int
-    candidates: int = 1  # definitions a name match chose among
-
-
-NODE_SQL = (
-    "SELECT s.id, s.file_id, f.path, coalesce(f.language, ''), s.qualname, s.name, s.kind, s.start_line,"
-    " s.end_line, s.parent_id, s.is_test, f.is_test, s.decorators, s.params, s.signature"
-    " FROM symbols s JOIN files f ON f.id = s.file_id"
-)
 _EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line, candidates"
 # rows become records without a Python call per row (NamedTuple._make is one): a review makes tens of thousands
-as_node: Callable[[Sequence[Any]], Node] = partial(tuple.__new__, Node)
 _edge: Callable[[Sequence[Any]], EdgeIn] = partial(tuple.__new__, EdgeIn)
 _DST = itemgetter(1)  # EdgeIn.dst
-
-
-def chunks(items: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
-    """Slices of at most ``size`` items for ``IN (...)`` lists (padded: :func:`_padded`)."""
-    for i in range(0, len(items), size):
-        yield _padded(items[i : i + size], size)
-
-
-def _padded(items: Sequence[Any], limit: int = 1 << 20) -> Sequence[Any]:
-    """``items`` for an ``IN (...)`` list, padded to a power of two (at most ``limit``) by repeating the last
-    one (a value twice in an IN list changes nothing): statement texts then repeat, and sqlite3's statement
-    cache spares compiling most of the thousand queries of a big review."""
-    n = len(items)
-    size = min(limit, 1 << (n - 1).bit_length()) if n else 0
-    return items if size <= n else [*items, *[items[-1]] * (size - n)]
-
-
-def _in(ids: Sequence[Any]) -> str:
-    return ",".join("?" * len(ids))
 
 
 class Graph:
@@ -320,7 +242,7 @@ class Graph:
     def _load_nodes(self, want: set[int]) -> None:
         cache = self._nodes
         for chunk in chunks(sorted(want)):
-            for n in map(as_node, self.conn.execute(f"{NODE_SQL} WHERE s.id IN ({_in(chunk)})", chunk)):
+            for n in map(as_node, self.conn.execute(f"{NODE_SQL} WHERE s.id IN ({in_list(chunk)})", chunk)):
                 cache[n.id] = n
         self._absent.update(i for i in want if i not in cache)
 
@@ -346,7 +268,7 @@ class Graph:
             for chunk in chunks(want):
                 # the index on dst_id yields (dst_id, id) in order: no sort, and one list per destination
                 rows = self.conn.execute(
-                    f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                    f"SELECT {_EDGE_COLUMNS} FROM edges WHERE dst_id IN ({in_list(chunk)}) AND src_id != dst_id"
                     " ORDER BY dst_id, id",
                     chunk,
                 )
@@ -377,7 +299,7 @@ class Graph:
         bases: set[str] = set()
         for chunk in chunks(want):
             for sid, fid, qualname in self.conn.execute(
-                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)}) AND instr(qualname, '#') > 0"
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({in_list(chunk)}) AND instr(qualname, '#') > 0"
                 " ORDER BY file_id, qualname, id",
                 chunk,
             ):
@@ -390,8 +312,8 @@ class Graph:
         names = sorted(bases)
         for chunk in chunks(with_groups):
             for sid, fid, qualname in self.conn.execute(
-                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({_in(chunk)})"
-                f" AND qualname IN ({_in(names)})",
+                f"SELECT id, file_id, qualname FROM symbols WHERE file_id IN ({in_list(chunk)})"
+                f" AND qualname IN ({in_list(names)})",
                 [*chunk, *names],
             ):
                 group = self._aliases[fid].get(qualname)
@@ -438,7 +360,7 @@ class Graph:
             else "SELECT dst_id, src_id FROM edges WHERE dst_id IN ({}) AND kind='inherit' ORDER BY src_id"
         )
         for chunk in chunks(want):
-            for key, value in self.conn.execute(sql.format(_in(chunk)), chunk):
+            for key, value in self.conn.execute(sql.format(in_list(chunk)), chunk):
                 cache[key].append(value)
 
     def classes_called_at(self, scope: int, line: int) -> set[int]:
@@ -448,7 +370,7 @@ class Graph:
             r[0]
             for r in self.conn.execute(
                 "SELECT e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ? AND e.line = ?"
-                f" AND e.kind = 'call' AND s.kind IN ({_in(kinds)})",
+                f" AND e.kind = 'call' AND s.kind IN ({in_list(kinds)})",
                 (scope, line, *kinds),
             )
         }
@@ -540,7 +462,7 @@ class Graph:
             for n in map(
                 as_node,
                 self.conn.execute(
-                    f"{NODE_SQL} WHERE s.parent_id IN ({_in(chunk)}) ORDER BY s.start_line, s.id", chunk
+                    f"{NODE_SQL} WHERE s.parent_id IN ({in_list(chunk)}) ORDER BY s.start_line, s.id", chunk
                 ),
             ):
                 self._children[n.parent_id].append(n)  # type: ignore[index]
@@ -619,7 +541,7 @@ class Graph:
                 self._fixtures[s] = []
             for chunk in chunks(want, 900):
                 for src, dst in self.conn.execute(
-                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='fixture'", chunk
+                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({in_list(chunk)}) AND kind='fixture'", chunk
                 ):
                     self._fixtures[src].append(dst)
             frontier = {f for s in want for f in self._fixtures[s] if f not in self._fixtures}
@@ -684,13 +606,13 @@ class Graph:
         nodes = self.nodes(members)
         made = [m for m in members if m in nodes and (nodes[m].kind in CLASS_KINDS or nodes[m].name in CONSTRUCTORS)]
         hit: set[int] = set()
-        members, made = list(_padded(members)), list(_padded(made))
+        members, made = list(padded(members)), list(padded(made))
         for chunk in [None] if scopes is None else chunks(scopes):
-            among = "" if chunk is None else f" AND src_id IN ({_in(chunk)})"
+            among = "" if chunk is None else f" AND src_id IN ({in_list(chunk)})"
             hit.update(
                 r[0]
                 for r in self.conn.execute(
-                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({_in(members)}){among}",
+                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({in_list(members)}){among}",
                     [*members, *(chunk or ())],
                 )
             )
@@ -699,7 +621,7 @@ class Graph:
                     r[0]
                     for r in self.conn.execute(
                         "SELECT DISTINCT e1.src_id FROM edges e2 JOIN edges e1 ON e1.dst_id = e2.src_id"
-                        f" WHERE e2.dst_id IN ({_in(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
+                        f" WHERE e2.dst_id IN ({in_list(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
                         f" AND e1.kind = 'call' AND e1.confidence >= ?{among.replace('src_id', 'e1.src_id')}",
                         [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *(chunk or ())],
                     )
@@ -811,7 +733,7 @@ class Graph:
                 self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
         for chunk in chunks(want):
             for dst, src in self.conn.execute(
-                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({_in(chunk)}) AND src_id != dst_id"
+                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({in_list(chunk)}) AND src_id != dst_id"
                 " AND confidence >= ?",
                 [*chunk, FACTORY_MIN_CONFIDENCE],
             ):
@@ -901,7 +823,7 @@ class Graph:
             ids = {sid for sid, _ in made}
             for chunk in chunks(sorted({fid for _, fid in made})):
                 for scope, name, line in self.conn.execute(
-                    f"SELECT scope_id, name, min(line) FROM refs WHERE file_id IN ({_in(chunk)})"
+                    f"SELECT scope_id, name, min(line) FROM refs WHERE file_id IN ({in_list(chunk)})"
                     " AND kind IN ('call','attr') AND receiver = 'self' GROUP BY scope_id, name",
                     chunk,
                 ):
@@ -955,7 +877,7 @@ class Graph:
         for chunk in chunks(want):
             for f, src, line in self.conn.execute(
                 "SELECT DISTINCT dst_file_id, src_id, line FROM edges"
-                f" WHERE dst_file_id IN ({_in(chunk)}) AND kind='import' AND file_id != dst_file_id"
+                f" WHERE dst_file_id IN ({in_list(chunk)}) AND kind='import' AND file_id != dst_file_id"
                 " ORDER BY dst_file_id, src_id, line",
                 chunk,
             ):
@@ -1278,7 +1200,7 @@ class Graph:
             known[c] = False
         for chunk in chunks(want):
             for (parent,) in self.conn.execute(
-                f"SELECT DISTINCT parent_id FROM symbols WHERE parent_id IN ({_in(chunk)}) AND name = ?", [*chunk, name]
+                f"SELECT DISTINCT parent_id FROM symbols WHERE parent_id IN ({in_list(chunk)}) AND name = ?", [*chunk, name]
             ):
                 known[parent] = True
         return {
@@ -1421,7 +1343,7 @@ class Graph:
         sites: dict[int, int] = {}
         for chunk in chunks(scopes):
             for scope, line in self.conn.execute(
-                f"SELECT scope_id, min(line) FROM refs WHERE scope_id IN ({_in(chunk)}) AND name = ?"
+                f"SELECT scope_id, min(line) FROM refs WHERE scope_id IN ({in_list(chunk)}) AND name = ?"
                 " AND kind IN ('call', 'hashkey') GROUP BY scope_id",
                 [*chunk, method.name],
             ):
@@ -1492,7 +1414,7 @@ class Graph:
         written: dict[int, list[str]] = {c: [] for c in nodes}
         for chunk in chunks(sorted({n.file_id for n in nodes.values()})):
             for sid, fid, name in self.conn.execute(
-                f"SELECT symbol_id, file_id, name FROM bases WHERE file_id IN ({_in(chunk)}) ORDER BY file_id, id", chunk
+                f"SELECT symbol_id, file_id, name FROM bases WHERE file_id IN ({in_list(chunk)}) ORDER BY file_id, id", chunk
             ):
                 if sid in written and nodes[sid].file_id == fid:
                     written[sid].append(name)
@@ -1569,15 +1491,15 @@ class Graph:
             imported = {
                 (fid, name)
                 for fid, name in self.conn.execute(
-                    f"SELECT file_id, coalesce(alias, name) FROM imports WHERE module IN ({_in(sorted(_COPY_MODULES))})"
-                    f" AND name IN ({_in(_COPY_CALLS)})",
+                    f"SELECT file_id, coalesce(alias, name) FROM imports WHERE module IN ({in_list(sorted(_COPY_MODULES))})"
+                    f" AND name IN ({in_list(_COPY_CALLS)})",
                     [*sorted(_COPY_MODULES), *_COPY_CALLS],
                 )
             }
             sites: dict[int, int] = {}
             for scope, line, receiver, name, fid in self.conn.execute(
                 "SELECT scope_id, line, receiver, name, file_id FROM refs WHERE kind='call'"
-                f" AND name IN ({_in(_COPY_CALLS)})",
+                f" AND name IN ({in_list(_COPY_CALLS)})",
                 _COPY_CALLS,
             ):
                 module = receiver.rpartition(".")[2]
@@ -1724,7 +1646,7 @@ class Graph:
             return True
         folders = path.split("/")[:-1]
         conftests = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders) + 1)]
-        rows = self.conn.execute(f"SELECT id FROM files WHERE path IN ({_in(conftests)})", conftests)
+        rows = self.conn.execute(f"SELECT id FROM files WHERE path IN ({in_list(conftests)})", conftests)
         return any(_collected_name(self._hook_tests(fid), name) for (fid,) in rows)
 
     def _hook_tests(self, file_id: int) -> tuple[tuple[str, str], ...]:
@@ -1745,7 +1667,7 @@ class Graph:
                 (int(r[0]), str(r[1]) if "." not in str(r[2]) else first_name(str(r[2])))
                 for r in self.conn.execute(
                     "SELECT r.file_id, r.name, s.qualname FROM refs r JOIN symbols s ON s.id = r.scope_id"
-                    f" WHERE r.kind = 'guarded' AND r.file_id IN ({_in(chunk)})",
+                    f" WHERE r.kind = 'guarded' AND r.file_id IN ({in_list(chunk)})",
                     chunk,
                 )
             )
@@ -1778,7 +1700,7 @@ class Graph:
         there, which pytest never runs)."""
         rows = self.conn.execute(
             f"SELECT DISTINCT r.file_id, f.path FROM refs r JOIN files f ON f.id = r.file_id"
-            f" JOIN symbols s ON s.id = r.scope_id WHERE r.kind = 'call' AND r.name IN ({_in(_DOCTEST_RUNNERS)})"
+            f" JOIN symbols s ON s.id = r.scope_id WHERE r.kind = 'call' AND r.name IN ({in_list(_DOCTEST_RUNNERS)})"
             " AND f.is_test = 1 AND f.language = 'python'"
             " AND (r.receiver = 'doctest' OR (r.receiver = '' AND EXISTS (SELECT 1 FROM imports i"
             " WHERE i.file_id = r.file_id AND i.module = 'doctest' AND i.name = r.name)))"
@@ -1838,7 +1760,7 @@ class Graph:
             found.extend(
                 r[0]
                 for r in self.conn.execute(
-                    f"SELECT id FROM symbols WHERE id IN ({_in(chunk)}) AND instr(docstring, '>>>') > 0", list(chunk)
+                    f"SELECT id FROM symbols WHERE id IN ({in_list(chunk)}) AND instr(docstring, '>>>') > 0", list(chunk)
                 )
             )
         nodes = self.nodes(found)
@@ -1871,7 +1793,7 @@ class Graph:
             self._file_tests[p] = []
         for chunk in chunks(want):
             rows = self.conn.execute(
-                f"{NODE_SQL} WHERE f.path IN ({_in(chunk)}) AND s.is_test != 0 ORDER BY f.path, s.start_line", chunk
+                f"{NODE_SQL} WHERE f.path IN ({in_list(chunk)}) AND s.is_test != 0 ORDER BY f.path, s.start_line", chunk
             ).fetchall()
             for n in map(as_node, rows):
                 if n.runnable_test:
@@ -1955,7 +1877,7 @@ class Graph:
         named: dict[int, set[int]] = {cid: set() for cid in headers}
         for chunk in chunks(sorted(headers)):
             for src, dst, line in self.conn.execute(
-                f"SELECT src_id, dst_id, line FROM edges WHERE src_id IN ({_in(chunk)}) AND kind IN ('call','ref')", chunk
+                f"SELECT src_id, dst_id, line FROM edges WHERE src_id IN ({in_list(chunk)}) AND kind IN ('call','ref')", chunk
             ):
                 if headers[src][0] <= line <= headers[src][1]:
                     named[src].add(dst)
@@ -1964,7 +1886,7 @@ class Graph:
         calls: dict[int, set[int]] = {t.id: set() for t in targets.values() if t.kind in FUNCTION_KINDS}
         for chunk in chunks(sorted(calls)):
             for src, dst in self.conn.execute(
-                f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({_in(chunk)}) AND kind='call'", chunk
+                f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({in_list(chunk)}) AND kind='call'", chunk
             ):
                 calls[src].add(dst)
         reached = [*targets.values(), *self.nodes({d for ds in calls.values() for d in ds}).values()]
@@ -1984,7 +1906,7 @@ class Graph:
         found = self._metaclasses.get(class_id)
         if found is None:
             ids = [class_id, *self._transitive(class_id, "bases")]
-            row = self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({_in(ids)}) AND name='type'", ids).fetchone()
+            row = self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({in_list(ids)}) AND name='type'", ids).fetchone()
             found = self._metaclasses[class_id] = row is not None
         return found
 
@@ -2024,7 +1946,7 @@ class Graph:
                 "SELECT DISTINCT c.id, f.id, f.path, i.name, i.alias FROM symbols c"
                 " JOIN edges e ON e.dst_id=c.id AND e.kind='import' JOIN symbols m ON m.id=e.src_id"
                 " JOIN files f ON f.id=e.file_id JOIN imports i ON i.file_id=f.id AND i.line=e.line AND i.name=c.name"
-                f" WHERE c.id IN ({_in(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
+                f" WHERE c.id IN ({in_list(chunk)}) AND m.kind='module' AND f.is_test=1 AND f.id != c.file_id",
                 chunk,
             ):
                 # DISTINCT per test, as asked one by one; `from test_temp_db import TempSqliteDictTest`, a TestCase, is
@@ -2101,19 +2023,6 @@ def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) ->
     return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
 
 
-def is_conftest(path: str) -> bool:
-    return path == "conftest.py" or path.endswith("/conftest.py")  # (posixpath.basename: asked for every node)
-
-
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def is_special(name: str) -> bool:
-    """A special method Python calls itself, other than the constructors (``__getattr__``, ``__getitem__``,
-    ``__bool__``, ...; not a project's own ``__html__``, which is called by name)."""
-    return name in PROTOCOL_METHODS and name not in CONSTRUCTORS
-
-
 def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
     """Whether a reference (scope, kind, name, receiver, line) reads ``variable`` (``V`` or ``mod.V``): ``V``,
     ``V.get(k)``, ``V[k]``, ``x = V``, ``mod.V``; a ``holds`` reference stores it (``ALL = [V]``)."""
@@ -2156,10 +2065,3 @@ def _package_dir(module: Node) -> str | None:
         return None
     parent = posixpath.dirname(module.path)
     return parent + "/" if parent else None
-
-
-def first_name(qualname: str) -> str:
-    """A qualname without the parser's numbers of repeated definitions (``C#2.f#3`` → ``C.f``)."""
-    if "#" not in qualname:
-        return qualname
-    return ".".join(p.split("#", 1)[0] for p in qualname.split("."))

@@ -31,7 +31,8 @@ from .findings import (
     removed_module_imports,
     removed_references,
 )
-from .graph import FUNCTION_KINDS, NODE_SQL, Graph, Node, SnapshotFiles, as_node
+from .graph import Graph, SnapshotFiles
+from .graphnodes import FUNCTION_KINDS, NODE_SQL, Node, as_node
 from .model import CLASS_KINDS, MAIN_SCOPE
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
 from .suite import (

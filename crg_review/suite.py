@@ -13,18 +13,8 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from .graph import (
-    CONSTRUCTORS,
-    FUNCTION_KINDS,
-    IDENTIFIER,
-    Graph,
-    Node,
-    SnapshotFiles,
-    chunks,
-    first_name,
-    is_conftest,
-    is_special,
-)
+from .graph import Graph, SnapshotFiles
+from .graphnodes import CONSTRUCTORS, FUNCTION_KINDS, IDENTIFIER, Node, chunks, first_name, is_conftest, is_special
 from .languages import hooks_for, python
 from .model import CLASS_KINDS, decorator_name
 from .store import escape_like

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .graph import Graph, Node
+from .graph import Graph
+from .graphnodes import Node
 from .languages import language_for_path
 from .model import MODULE_QUALNAME, Symbol
 from .review import ChangedSymbol

@@ -15,7 +15,8 @@ import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .graph import CONSTRUCTORS, FUNCTION_KINDS, EdgeIn, Graph, Node, first_name, is_conftest, is_special
+from .graph import Graph
+from .graphnodes import CONSTRUCTORS, FUNCTION_KINDS, EdgeIn, Node, first_name, is_conftest, is_special
 from .model import CLASS_KINDS, CLASS_TEST_HOOKS, FUNCTION_TEST_HOOKS, MODULE_TEST_HOOKS
 from .resolve import FAMILY_CONFIDENCE
 from .review import Impacted
