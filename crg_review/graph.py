@@ -200,7 +200,7 @@ class Graph:
         self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
         self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
-        self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`_written_bases`
+        self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`written_bases`
         self._defines: dict[str, dict[int, bool]] = {}  # name → class → :meth:`_defining` (children not loaded)
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
@@ -338,16 +338,16 @@ class Graph:
     def bases(self, class_id: int) -> list[int]:
         """In-repo base classes (direct)."""
         if class_id not in self._bases:
-            self._load_inherit([class_id], "bases")
+            self.load_inherit([class_id], "bases")
         return self._bases[class_id]
 
     def subclasses(self, class_id: int) -> list[int]:
         """In-repo direct subclasses."""
         if class_id not in self._subclasses:
-            self._load_inherit([class_id], "subclasses")
+            self.load_inherit([class_id], "subclasses")
         return self._subclasses[class_id]
 
-    def _load_inherit(self, ids: Iterable[int], which: str) -> None:
+    def load_inherit(self, ids: Iterable[int], which: str) -> None:
         cache = self._bases if which == "bases" else self._subclasses
         want = sorted({i for i in ids if i not in cache})
         if not want:
@@ -377,7 +377,7 @@ class Graph:
 
     def descendants(self, class_id: int) -> list[int]:
         """In-repo subclasses at any depth, nearest first."""
-        return self._transitive(class_id, "subclasses")
+        return self.transitive(class_id, "subclasses")
 
     def family(self, classes: Iterable[int]) -> set[int]:
         """The classes an instance of one of ``classes`` may also be an instance of, or be seen as: each class, its
@@ -385,11 +385,11 @@ class Graph:
         out: set[int] = set()
         for c in classes:
             out.add(c)
-            out.update(self._transitive(c, "bases"))
-            out.update(self._transitive(c, "subclasses"))
+            out.update(self.transitive(c, "bases"))
+            out.update(self.transitive(c, "subclasses"))
         return out
 
-    def _transitive(self, start: int, which: str) -> list[int]:
+    def transitive(self, start: int, which: str) -> list[int]:
         """Transitive bases or subclasses, nearest first."""
         key = (start, which)
         found = self._closure.get(key)
@@ -413,8 +413,8 @@ class Graph:
             found = self._closure[key] = list(seen)
         return found
 
-    def _subclasses_first(self, start: int, limit: int) -> list[int]:
-        """``_transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
+    def subclasses_first(self, start: int, limit: int) -> list[int]:
+        """``transitive(start, "subclasses")[:limit]`` without walking the whole tree below a class that
         hundreds of classes extend: the same breadth-first order, expanding a class only when the classes
         already known do not make ``limit`` (a level of expansions is one query)."""
         if (start, "subclasses") in self._closure:
@@ -426,7 +426,7 @@ class Graph:
             if not queue:
                 if not pending:
                     break
-                self._load_inherit(pending, "subclasses")
+                self.load_inherit(pending, "subclasses")
                 for c in pending:
                     queue.extend(self._subclasses[c])
                 pending = []
@@ -444,17 +444,17 @@ class Graph:
         seen: set[int] = set()
         frontier = {s for s in starts if (s, which) not in self._closure}  # a known closure is loaded already
         while frontier:
-            self._load_inherit(frontier, which)
+            self.load_inherit(frontier, which)
             seen |= frontier
             frontier = {c for f in frontier for c in cache[f]} - seen
 
     def children(self, sid: int) -> list[Node]:
         """Definitions directly inside a symbol."""
         if sid not in self._children:
-            self._load_children([sid])
+            self.load_children([sid])
         return self._children[sid]
 
-    def _load_children(self, ids: Iterable[int]) -> None:
+    def load_children(self, ids: Iterable[int]) -> None:
         want = sorted({i for i in ids if i not in self._children})
         for i in want:
             self._children[i] = []
@@ -472,7 +472,7 @@ class Graph:
         """For each class, its methods by name (source order)."""
         missing = [c for c in class_ids if c not in self._methods]
         if missing:
-            self._load_children(missing)
+            self.load_children(missing)
             for c in missing:
                 by_name: dict[str, list[Node]] = {}
                 for m in self._children[c]:
@@ -487,12 +487,12 @@ class Graph:
             return []
         names = self._names_above.get(method.parent_id)
         if names is None:  # the method names of every base class, to answer most methods without a loop
-            above = self._methods_of(self._transitive(method.parent_id, "bases"))
+            above = self._methods_of(self.transitive(method.parent_id, "bases"))
             names = self._names_above[method.parent_id] = frozenset(n for by_name in above for n in by_name)
         if method.name not in names:
             return []
         out: list[Node] = []
-        for by_name in self._methods_of(self._transitive(method.parent_id, "bases")):
+        for by_name in self._methods_of(self.transitive(method.parent_id, "bases")):
             out.extend(by_name.get(method.name, ()))
         return out
 
@@ -500,7 +500,7 @@ class Graph:
         """Same-name methods of the (transitive) subclasses."""
         if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
             return []
-        classes = self._transitive(method.parent_id, "subclasses")
+        classes = self.transitive(method.parent_id, "subclasses")
         if not classes:
             return []
         out: list[Node] = []
@@ -524,8 +524,8 @@ class Graph:
             return frozenset()
         if method.parent_id not in self._families:
             # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
-            classes = [method.parent_id, *self._subclasses_first(method.parent_id, RECEIVER_GUESS_MAX_CLASSES)]
-            self._load_children(classes)
+            classes = [method.parent_id, *self.subclasses_first(method.parent_id, RECEIVER_GUESS_MAX_CLASSES)]
+            self.load_children(classes)
             ids = set(classes)
             for cls in classes:
                 ids.update(c.id for c in self._children[cls] if c.name == "__init__")
@@ -672,9 +672,9 @@ class Graph:
             # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
             # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
             # whose nested `decorator` calls `cached`)
-            hops = 2 if node is not None and self._makers(node) else 1
+            hops = 2 if node is not None and self.makers(node) else 1
             for hop in range(hops):
-                members += [m.id for n in self.nodes(members).values() for m in self._makers(n)]
+                members += [m.id for n in self.nodes(members).values() for m in self.makers(n)]
                 taken = set(members)
                 users = self._confident_users(members) - taken
                 if self._project_builders(method, users):
@@ -692,7 +692,7 @@ class Graph:
         hits = self._family_hits_among(method, scopes)
         return [s for s, n in self.nodes(hits.intersection(scopes)).items() if not n.in_test_file]
 
-    def _makers(self, node: Node) -> list[Node]:
+    def makers(self, node: Node) -> list[Node]:
         """The functions a function is nested in, innermost first."""
         out: list[Node] = []
         while node.kind in FUNCTION_KINDS and node.parent_id is not None:
@@ -751,7 +751,7 @@ class Graph:
     def prefetch_receiver_checks(self, checks: dict[int, set[int]]) -> None:
         """Answer, in a few queries, what :meth:`uses_class_of` will be asked for ``{method id: scopes}``."""
         methods = self.nodes(checks)
-        self._load_inherit(
+        self.load_inherit(
             {
                 m.parent_id
                 for m in methods.values()
@@ -920,7 +920,7 @@ class Graph:
     def _find_instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
         if method.kind != "method" or method.parent_id is None or method.name in CONSTRUCTORS:
             return None
-        classes = {method.parent_id, *self._transitive(method.parent_id, "subclasses")}
+        classes = {method.parent_id, *self.transitive(method.parent_id, "subclasses")}
         made = self._stored_instances(module, edge.line, {n.name for n in self.nodes(classes).values()})
         if not made or any("." in name or "[" in name for name in made):
             return None
@@ -1153,7 +1153,7 @@ class Graph:
         seen = set(frontier)
         overriding: set[int] = set()  # the subclasses met that define the name again (their own constructor)
         while frontier:
-            self._load_inherit(frontier, "subclasses")
+            self.load_inherit(frontier, "subclasses")
             subs = [s for f in frontier for s in self._subclasses[f] if s not in seen]
             seen.update(subs)
             again = self._defining(subs, method.name)
@@ -1171,7 +1171,7 @@ class Graph:
         if within is not None:
             classes = [c for c in classes if c in within]
         # a subclass naming its base in its class statement is no use of an instance
-        skip = {method.parent_id, *(self._transitive(method.parent_id, "subclasses") if special else ())}
+        skip = {method.parent_id, *(self.transitive(method.parent_id, "subclasses") if special else ())}
         # an instance made to be called or to sit in a class runs these far from where it is made
         calls = not special or hook or (method.name in _RUN_LATER and method.language == "python")
         out: list[EdgeIn] = []
@@ -1236,11 +1236,11 @@ class Graph:
         if dispatched and not overrides:
             hierarchy = [
                 method.parent_id,
-                *self._transitive(method.parent_id, "bases"),
-                *self._transitive(method.parent_id, "subclasses"),
+                *self.transitive(method.parent_id, "bases"),
+                *self.transitive(method.parent_id, "subclasses"),
             ]
-            self._load_written_bases(hierarchy)
-            if any(self._has_outside_base(c) for c in hierarchy):
+            self.load_written_bases(hierarchy)
+            if any(self.has_outside_base(c) for c in hierarchy):
                 return True
         # a protocol method may also be reached from a base's `self.m()` (dispatch), and override the base's own
         # (an abstract one): those are some of its callers, not the call by name on objects of unknown type
@@ -1254,9 +1254,9 @@ class Graph:
         ...)`` and which cssselect's translator calls)."""
         assert method.parent_id is not None
         # the classes first (cached per class): few derive from an outside class, and the reference is one query
-        if not any(self._has_outside_base(c) for c in (method.parent_id, *self._transitive(method.parent_id, "bases"))):
+        if not any(self.has_outside_base(c) for c in (method.parent_id, *self.transitive(method.parent_id, "bases"))):
             return False
-        written = [b for b in self._written_bases(method.parent_id) if b not in _INERT_BASES]
+        written = [b for b in self.written_bases(method.parent_id) if b not in _INERT_BASES]
         found = self.conn.execute(
             "SELECT 1 FROM refs WHERE file_id=? AND scope_id=? AND kind='call' AND name=?"
             f" AND (receiver LIKE 'super%' OR receiver IN ({','.join('?' * len(written))})) LIMIT 1",
@@ -1270,8 +1270,8 @@ class Graph:
         assert method.parent_id is not None
         return any(
             method.name in _OUTSIDE_PROTOCOLS.get(name, ())
-            for cid in (method.parent_id, *self._transitive(method.parent_id, "bases"))
-            for name in self._written_bases(cid)
+            for cid in (method.parent_id, *self.transitive(method.parent_id, "bases"))
+            for name in self.written_bases(cid)
         )
 
     def _dispatched_by_name(self, name: str) -> bool:
@@ -1331,13 +1331,13 @@ class Graph:
             or method.name in _COPY_METHODS
         ):
             return []
-        tops = [c for c in [method.parent_id, *self._transitive(method.parent_id, "bases")] if not self.bases(c)]
+        tops = [c for c in [method.parent_id, *self.transitive(method.parent_id, "bases")] if not self.bases(c)]
         classes = set(tops)
         for top in tops:
-            classes.update(self._transitive(top, "subclasses"))
+            classes.update(self.transitive(top, "subclasses"))
         if len(classes) > RECEIVER_GUESS_MAX_CLASSES:
             return []
-        self._load_children(classes)
+        self.load_children(classes)
         members = [c for cls in classes for c in self._children[cls] if c.kind in FUNCTION_KINDS]
         scopes = sorted(m.id for m in members if m.id != method.id)
         sites: dict[int, int] = {}
@@ -1389,27 +1389,27 @@ class Graph:
                 node = nodes.get(scope_id)
                 if node is None or node.in_test_file:
                     continue
-                if any(name == param_name(p) for n in [node, *self._makers(node)] for p in n.params):
+                if any(name == param_name(p) for n in [node, *self.makers(node)] for p in n.params):
                     sites[scope_id] = min(line, sites.get(scope_id, line))
                     if len(sites) > PROTOCOL_MAX_SITES:
                         break
         return sorted(sites.items())
 
-    def _has_outside_base(self, class_id: int) -> bool:
+    def has_outside_base(self, class_id: int) -> bool:
         """Whether a class names more bases (inert ones left out) than the index resolved in the repository."""
         found = self._outside_bases.get(class_id)
         if found is None:
-            named = sum(1 for name in self._written_bases(class_id) if name not in _INERT_BASES)
+            named = sum(1 for name in self.written_bases(class_id) if name not in _INERT_BASES)
             found = self._outside_bases[class_id] = named > len(self.bases(class_id))
         return found
 
-    def _load_written_bases(self, classes: Sequence[int]) -> None:
-        """Load what :meth:`_has_outside_base` asks about many classes (their in-repo and written bases) in a few
+    def load_written_bases(self, classes: Sequence[int]) -> None:
+        """Load what :meth:`has_outside_base` asks about many classes (their in-repo and written bases) in a few
         queries: a django model base has thousands of subclasses, two queries each one by one."""
         todo = sorted({c for c in classes if c not in self._outside_bases})
         if not todo:
             return
-        self._load_inherit(todo, "bases")
+        self.load_inherit(todo, "bases")
         nodes = self.nodes(c for c in todo if c not in self._written)
         written: dict[int, list[str]] = {c: [] for c in nodes}
         for chunk in chunks(sorted({n.file_id for n in nodes.values()})):
@@ -1421,7 +1421,7 @@ class Graph:
         for c, names in written.items():
             self._written[c] = tuple(names)
 
-    def _written_bases(self, class_id: int) -> tuple[str, ...]:
+    def written_bases(self, class_id: int) -> tuple[str, ...]:
         """The last names of a class's bases as written, in the repository or not (``datetime.tzinfo`` -> tzinfo)."""
         found = self._written.get(class_id)
         if found is None:
@@ -1454,12 +1454,12 @@ class Graph:
         each defined where it runs on import (a module body) or when its function runs."""
         if not made or method.name == "__call__" or not is_special(method.name) or method.parent_id is None:
             return []
-        if not self._is_metaclass(method.parent_id):
+        if not self.is_metaclass(method.parent_id):
             return []
         named = self.nodes(e.src for e in made if e.kind == "ref")
         headers = [c for c, n in named.items() if n.kind in CLASS_KINDS]
         # (one query for the classes, one for where they are defined: a base form has a class per test)
-        classes = self.nodes(dict.fromkeys([*headers, *(s for c in headers for s in self._transitive(c, "subclasses"))]))
+        classes = self.nodes(dict.fromkeys([*headers, *(s for c in headers for s in self.transitive(c, "subclasses"))]))
         scopes = self.nodes(c.parent_id for c in classes.values() if c.parent_id is not None)
         out: list[EdgeIn] = []
         for cls in classes.values():
@@ -1530,7 +1530,7 @@ class Graph:
         the copy hooks of a family each ask about the same classes that copy)."""
         missing = [c for c in classes if c not in self._below_scopes]
         for c in missing:
-            family = [c, *self._transitive(c, "subclasses")]
+            family = [c, *self.transitive(c, "subclasses")]
             self._below_scopes[c] = frozenset().union(*self._class_reach(family))
         return {c: self._below_scopes[c] for c in classes}
 
@@ -1585,7 +1585,7 @@ class Graph:
         its members): the class, its own functions, and the fixtures they take (fixtures of fixtures too)."""
         missing = [c for c in classes if c not in self._class_scopes]
         if missing:
-            self._load_children(missing)
+            self.load_children(missing)
             members = {c: [c, *(m.id for m in self._children[c] if m.kind in FUNCTION_KINDS)] for c in missing}
             self._load_fixtures([i for ids in members.values() for i in ids])
             for c, ids in members.items():
@@ -1817,18 +1817,18 @@ class Graph:
         as their own test."""
         if method.kind != "method" or method.parent_id is None or not method.name.startswith("test"):
             return []
-        subclasses = self._transitive(method.parent_id, "subclasses")
+        subclasses = self.transitive(method.parent_id, "subclasses")
         if not subclasses:
             return []
         classes = self.nodes(subclasses)
-        self._load_children(subclasses)
+        self.load_children(subclasses)
         out: list[tuple[Node, str]] = []
         for cid in subclasses:
             cls = classes.get(cid)
             if cls is None or not cls.is_test or any(c.name == method.name for c in self._children[cid]):
                 continue
             owner = next(
-                (b for b in self._transitive(cid, "bases") if any(c.name == method.name for c in self.children(b))),
+                (b for b in self.transitive(cid, "bases") if any(c.name == method.name for c in self.children(b))),
                 None,
             )
             if owner == method.parent_id:  # no nearer base defines the name
@@ -1846,7 +1846,7 @@ class Graph:
             return False
         if not cls.name.endswith(("Test", "Tests")):
             return False
-        return any(self._has_outside_base(c) for c in (cls.id, *self._transitive(cls.id, "bases")))
+        return any(self.has_outside_base(c) for c in (cls.id, *self.transitive(cls.id, "bases")))
 
     def base_tests(self, test_class: Node) -> list[tuple[Node, str]]:
         """(method, qualname under ``test_class``) for the ``test*`` methods a test class inherits from its
@@ -1854,10 +1854,10 @@ class Graph:
         methods); the nearest definition of a name wins and the class's own methods are not listed."""
         if test_class.kind not in CLASS_KINDS or not test_class.is_test:
             return []
-        bases = self._transitive(test_class.id, "bases")
+        bases = self.transitive(test_class.id, "bases")
         if not bases:
             return []
-        self._load_children([test_class.id, *bases])
+        self.load_children([test_class.id, *bases])
         seen = {c.name for c in self._children[test_class.id]}
         out: list[tuple[Node, str]] = []
         for base in bases:
@@ -1890,7 +1890,7 @@ class Graph:
             ):
                 calls[src].add(dst)
         reached = [*targets.values(), *self.nodes({d for ds in calls.values() for d in ds}).values()]
-        metaclasses = {n.id for n in reached if n.kind in CLASS_KINDS and self._is_metaclass(n.id)}
+        metaclasses = {n.id for n in reached if n.kind in CLASS_KINDS and self.is_metaclass(n.id)}
         return {cid for cid, ds in named.items() if any(m in metaclasses for d in ds for m in (d, *calls.get(d, ())))}
 
     def decorated_here(self, fn: Node) -> bool:
@@ -1901,11 +1901,11 @@ class Graph:
         ).fetchone()
         return row is not None
 
-    def _is_metaclass(self, class_id: int) -> bool:
+    def is_metaclass(self, class_id: int) -> bool:
         """Whether a class derives from ``type``, itself or through its bases in the repository."""
         found = self._metaclasses.get(class_id)
         if found is None:
-            ids = [class_id, *self._transitive(class_id, "bases")]
+            ids = [class_id, *self.transitive(class_id, "bases")]
             row = self.conn.execute(f"SELECT 1 FROM bases WHERE symbol_id IN ({in_list(ids)}) AND name='type'", ids).fetchone()
             found = self._metaclasses[class_id] = row is not None
         return found
@@ -1979,14 +1979,14 @@ class Graph:
         todo = [c for c in classes if (c, "bases") not in self._closure]
         if todo:
             self.prefetch_closure(todo, "bases")
-            ancestors = {a for c in todo for a in self._transitive(c, "bases")}
+            ancestors = {a for c in todo for a in self.transitive(c, "bases")}
             self._methods_of(sorted(ancestors))
         todo = [c for c in test_classes if (c, "subclasses") not in self._closure]
         if todo:
             self.prefetch_closure(todo, "subclasses")
-            below = sorted({s for c in todo for s in self._transitive(c, "subclasses")})
+            below = sorted({s for c in todo for s in self.transitive(c, "subclasses")})
             self.nodes(below)
-            self._load_children(below)
+            self.load_children(below)
 
 
 def _unittest_class(qualname: str, is_test: int, signature: str) -> bool:

@@ -72,7 +72,7 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
             h.nodeid = nodeid(h.node.path, parts[0], h.node.language)
     # and the copies a subclass of another file inherits (asttokens' `class TestAstroid(test_mark_tokens.TestMarkTokens)`)
     inherited = [h for h in python if not h.nodeid and h.node.kind in CLASS_KINDS and h.qualname.count(".") == 1]
-    bases = {c: graph.nodes(graph._transitive(c, "bases")) for c in {h.node.id for h in inherited}}
+    bases = {c: graph.nodes(graph.transitive(c, "bases")) for c in {h.node.id for h in inherited}}
     named = graph.guarded_names({b.file_id for found in bases.values() for b in found.values()}) if inherited else set()
     for h in inherited:
         method = first_name(h.qualname).partition(".")[2]

@@ -259,7 +259,7 @@ def walk_tests(
         graph.prefetch(nodes.values(), subclasses_of_tests=True)
         _prefetch_receiver_checks(graph, queue, nodes, incoming, state, levels, window, start_set)
         test_classes = {n.id for n in nodes.values() if n.is_test and n.kind in CLASS_KINDS}
-        graph._load_children(test_classes)  # their tests (tests_under), and the subclasses that inherit them
+        graph.load_children(test_classes)  # their tests (tests_under), and the subclasses that inherit them
         graph.prefetch_closure(test_classes, "subclasses")
         ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
         graph.prefetch_file_importers(ran)
@@ -360,7 +360,7 @@ def walk_tests(
                     and is_special(node.name)
                     and node.name not in _RUN_ON_MAKING
                     and node.parent_id is not None
-                    and not graph._is_metaclass(node.parent_id)  # (a class made: its metaclass's __setattr__ runs)
+                    and not graph.is_metaclass(node.parent_id)  # (a class made: its metaclass's __setattr__ runs)
                 ):
                     made_for_later = set(made)
                 edges += made + graph.copied_by(node) + graph.closure_maker(node) + graph.classes_made(node, made)
@@ -580,7 +580,7 @@ def _dispatch_family(graph: Graph, node: Node, overriding: set[int]) -> set[int]
     """The classes an instance running ``node`` may be of, when the walk reached it only from the overrides in the
     classes ``overriding`` that a call of its own dispatches to: their families (:meth:`Graph.family`). None when a
     class there does not derive from ``node``'s (a call on another object of a base type, not on ``self``)."""
-    if node.parent_id is None or not all(node.parent_id in graph._transitive(c, "bases") for c in overriding):
+    if node.parent_id is None or not all(node.parent_id in graph.transitive(c, "bases") for c in overriding):
         return None
     return graph.family(overriding)
 

@@ -1061,9 +1061,9 @@ def test_the_first_subclasses_are_those_of_the_whole_tree_in_the_same_order(tmp_
         classes = [r[0] for r in store.conn.execute("SELECT id FROM symbols WHERE kind='class' ORDER BY id")]
         assert len(classes) >= 6
         for cls in classes:
-            whole = Graph(store.conn)._transitive(cls, "subclasses")
+            whole = Graph(store.conn).transitive(cls, "subclasses")
             for limit in range(len(whole) + 2):
-                assert Graph(store.conn)._subclasses_first(cls, limit) == whole[:limit], (cls, limit)
+                assert Graph(store.conn).subclasses_first(cls, limit) == whole[:limit], (cls, limit)
     finally:
         store.close()
 
