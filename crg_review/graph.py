@@ -37,7 +37,7 @@ from .graphnodes import (
 )
 from .languages.python import TEST_BASES
 from .model import CLASS_KINDS, param_name
-from .store import escape_like
+from .readers import ModuleReaders
 
 if TYPE_CHECKING:
     from .pytest_settings import DoctestSettings
@@ -102,8 +102,6 @@ _SYBIL_PATTERN = re.compile(r"\bpatterns?\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*')"
 _QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
 #: the functions of the standard library's doctest module that run the examples of a module given to them
 _DOCTEST_RUNNERS = ("DocTestSuite", "run_docstring_examples", "testmod")
-#: lines a `setattr(...)` call's arguments may span (a made test function given on a line of its own)
-_SETATTR_SPAN = 3
 #: special methods that run where an instance is used, not where it is made: a call of the class makes one
 #: for later (``take = curry(_take)`` then ``take(2, xs)`` elsewhere; a descriptor made in a class body runs on
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
@@ -155,11 +153,6 @@ _OUTSIDE_PROTOCOL_NAMES = frozenset(n for names in _OUTSIDE_PROTOCOLS.values() f
 #: methods the import system calls on any object in ``sys.meta_path`` or ``sys.path_hooks`` (a duck-typed protocol:
 #: no base says so), for every import after it is put there (bottle's `_ImportRedirect.find_spec`)
 _IMPORT_HOOKS = frozenset(("find_spec", "find_module", "load_module", "create_module", "exec_module"))
-#: calls on a module-level table that hand out none of its values (`FORMATS.keys()`) or store into it
-#: (`FILTERS.update({...})`, as python.STORING_METHODS): a module body making them calls nothing it holds
-_TABLE_KEEPING = frozenset(
-    ("keys", "__len__", "__contains__", "__bool__", "update", "append", "extend", "insert", "add", "setdefault", "__setitem__")
-)
 
 
 _EDGE_COLUMNS = "src_id, dst_id, kind, confidence, resolution, line, candidates"
@@ -220,13 +213,9 @@ class Graph:
         self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
         self._test_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
-        self._file_refs: dict[int, list[tuple[int, str, str, str, int]]] = {}
-        self._importers: dict[int, list[tuple[int, int]]] = {}  # file → (src, line) of imports from other files
         self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
-        self._refs_roots: dict[int, dict[str, list[tuple[int, str, str, str, int]]]] = {}
-        self._rooted: dict[tuple[int, str], list[tuple[int, str, str, str, int]]] = {}  # :meth:`_refs_rooted`
-        self._bindings: dict[int, frozenset[str]] = {}
-        self._table_readers: dict[tuple[int, int, int, float], list[EdgeIn] | None] = {}
+        #: the parts, each with the caches of its own questions (the nodes, edges and hierarchy are this graph's)
+        self.readers = ModuleReaders(self)
 
     # nodes and edges
 
@@ -850,215 +839,6 @@ class Graph:
             self._modules[file_id] = row[0] if row else None
         return self._modules[file_id]
 
-    def file_importers(self, module: Node) -> list[EdgeIn]:
-        """Import edges into any symbol of the module's file, as edges into the module: importing any name
-        of a module runs its body. A package's ``__init__.py`` runs before any of its modules, so importing
-        anything below the package runs it too."""
-        package = _package_dir(module)
-        if package is None:
-            self.prefetch_file_importers([module])
-            rows: Iterable[tuple[int, int]] = self._importers[module.file_id]
-        else:
-            # the files first (CROSS JOIN keeps that order), then their import edges: left to itself, SQLite
-            # reads every edge into those files (edges_dst_file), ten times the work for a top package
-            rows = self.conn.execute(
-                "SELECT DISTINCT e.src_id, e.line FROM files f CROSS JOIN edges e INDEXED BY edges_import"
-                " ON e.dst_file_id=f.id"
-                " WHERE (f.path LIKE ? ESCAPE '\\') AND e.kind='import' AND e.file_id != ? ORDER BY e.src_id, e.line",
-                (escape_like(package) + "%", module.file_id),
-            )
-        return [EdgeIn(src, module.id, "import", 1.0, "import-time", line) for src, line in rows]
-
-    def prefetch_file_importers(self, modules: Iterable[Node]) -> None:
-        """Load the import edges into the files of many modules (not packages: :meth:`file_importers`) at once."""
-        want = sorted({m.file_id for m in modules if m.file_id not in self._importers and _package_dir(m) is None})
-        for f in want:
-            self._importers[f] = []
-        for chunk in chunks(want):
-            for f, src, line in self.conn.execute(
-                "SELECT DISTINCT dst_file_id, src_id, line FROM edges"
-                f" WHERE dst_file_id IN ({in_list(chunk)}) AND kind='import' AND file_id != dst_file_id"
-                " ORDER BY dst_file_id, src_id, line",
-                chunk,
-            ):
-                self._importers[f].append((src, line))
-
-    def table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        """For a function the module body names (``edge``) without calling it: the scopes that read the
-        module-level variables the naming statements store it in (``FORMATS = {"pipe": Format(line=fn)}``;
-        ``FORMATS.get(name)`` in a function of the module, or of a module importing ``FORMATS``, also under an
-        alias or through a re-export), as edges into ``fn``. None when some statement does something else
-        with it (``register(fn)``, ``obj.attr = fn``, a module body reading the table): what runs it is not
-        known, and the caller takes the module's importers; likewise when the module names ``fn`` under
-        another name (an import alias) or names something else that leads to it (its class, for a special
-        method run on the class's instances: who makes them is not who reads the table)."""
-        key = (module.id, fn.id, 0, edge.confidence)
-        if key not in self._table_readers:
-            self._table_readers[key] = self._find_table_readers(module, fn, edge)
-        return self._table_readers[key]
-
-    def _find_table_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        holds = [
-            r
-            for r in self._refs_of(module.file_id)
-            if r[0] == module.id and r[1] == "holds" and r[2].rpartition(".")[2] == fn.name
-        ]
-        if not holds or any(not r[3] for r in holds):
-            return None
-        return self._readers_of(module, fn, [r[3] for r in holds], edge.confidence)
-
-    def instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        """For a method Python runs on instances later (``__call__``, a framework hook: Graph.constructed_via
-        gives the construction as its caller) and an instance the module body makes: the readers of the
-        variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
-        ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
-        key = (module.id, method.id, edge.line, edge.confidence)  # one instance per construction
-        if key not in self._table_readers:
-            self._table_readers[key] = self._find_instance_readers(module, method, edge)
-        return self._table_readers[key]
-
-    def _find_instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        if method.kind != "method" or method.parent_id is None or method.name in CONSTRUCTORS:
-            return None
-        classes = {method.parent_id, *self.transitive(method.parent_id, "subclasses")}
-        made = self._stored_instances(module, edge.line, {n.name for n in self.nodes(classes).values()})
-        if not made or any("." in name or "[" in name for name in made):
-            return None
-        return self._readers_of(module, method, made, edge.confidence)
-
-    def _stored_instances(self, module: Node, line: int, class_names: set[str]) -> list[str]:
-        """The module-level variables the module body assigns, at ``line``, a call of a class named in
-        ``class_names`` (``validate_email = EmailValidator()``; ``x.y`` or ``T[k]`` targets as written)."""
-        return [
-            r[2]
-            for r in self._refs_of(module.file_id)
-            if r[0] == module.id and r[1] == "assign" and r[4] == line and r[3].rpartition(".")[2] in class_names
-        ]
-
-    def _readers_of(self, module: Node, fn: Node, variables: list[str], confidence: float) -> list[EdgeIn] | None:
-        """The scopes reading module-level ``variables`` of ``module`` (see :meth:`table_readers`) as edges into
-        ``fn``; None when the module body itself uses one of them, or when a scope no import explains reads
-        one by its name as an attribute."""
-        todo = deque((module.file_id, module.id, v) for v in variables)
-        seen: set[tuple[int, str]] = set()
-        readers: dict[int, int] = {}  # scope → line of its first read
-        guessed: dict[int, int] = {}  # the same for reads by attribute name only
-        asked: set[str] = set()
-        modules: set[int] = set()  # the modules whose bodies were looked at
-        while todo:
-            fid, mid, variable = todo.popleft()
-            if (fid, variable) in seen:
-                continue
-            seen.add((fid, variable))
-            reads = [r for r in self._refs_rooted(fid, _root(variable)) if _reads_variable(variable, r)]
-            at_import = [r for r in reads if r[0] == mid]
-            stored_lines = {r[4] for r in at_import if r[1] in ("holds", "assign", "alias")}
-            for scope, kind, name, receiver, line in at_import:
-                if kind == "holds":  # `ALL = [FORMATS, ...]`: another variable holds what this one does
-                    if not receiver:
-                        return None
-                    todo.append((fid, mid, receiver))
-                elif kind in ("assign", "alias") and receiver:  # `DEFAULTS = FORMATS.copy()`, `DEFAULTS = FORMATS`
-                    if "." in name:
-                        return None
-                    todo.append((fid, mid, name))
-                elif kind == "call" and (_table_access(variable, receiver, name) in _TABLE_KEEPING or line in stored_lines):
-                    continue  # `sorted(FORMATS.keys())`, `FILTERS.update(...)`, `DEFAULTS = FORMATS.copy()`
-                elif kind not in ("ref", "attr", "type"):  # the module body uses the table: it may call fn
-                    return None
-            for r in reads:
-                if r[0] != mid and r[0] != fn.id:
-                    readers.setdefault(r[0], r[4])
-            if "." in variable:
-                continue  # `mod.FORMATS` in an importer: no name other modules import
-            for scope, importer, line, imported in self._importers_of(fid, self.node(mid).name, variable):
-                importer_module = self.module_symbol(importer)
-                if scope != importer_module:  # an import inside a function: that function reads it
-                    readers.setdefault(scope, line)
-                elif importer_module is not None:
-                    todo.append((importer, importer_module, imported))
-            modules.add(mid)
-            if variable not in asked:
-                asked.add(variable)
-                guessed.update(self._attribute_readers(variable, fn.id))
-        if any(scope not in readers and scope not in modules for scope in guessed):
-            # the name is read as an attribute of an object of unknown type where no import explains it: a
-            # module object got by its dotted name (`getattr(urlconf_module, "urlpatterns")`, django's URL
-            # resolver), or a namesake. Those readers hand the table on (`reverse()` reads urlpatterns too):
-            # followed, they took django's set_cookie from 312 tests to 6,614; the module's importers stay
-            return None
-        return [EdgeIn(scope, fn.id, "ref", confidence, "stored", line) for scope, line in sorted(readers.items())]
-
-    def _attribute_readers(self, variable: str, exclude: int) -> dict[int, int]:
-        """Scopes reading ``obj.variable`` (or calling it), with a line, where ``obj`` is not a dotted name an
-        import of the file binds (``uuid.UUID`` is another module's; an import of this one is followed as such)."""
-        out: dict[int, int] = {}
-        for scope, line, receiver, file_id in self.conn.execute(
-            "SELECT scope_id, line, receiver, file_id FROM refs"
-            " WHERE name=? AND receiver != '' AND kind IN ('ref','attr','call')",
-            (variable,),
-        ):
-            bound = all(p.isidentifier() for p in receiver.split(".")) and (
-                receiver.partition(".")[0] in self._import_bindings(file_id)
-            )
-            # (`self.V` is an instance's or a class's own: h2's H2ConnectionStateMachine reads its class's `_transitions`,
-            # no module's table of that name)
-            if scope != exclude and not bound and receiver not in ("self", "cls"):  # `importlib.import_module(conf).V`
-                out.setdefault(scope, line)
-        return out
-
-    def _import_bindings(self, file_id: int) -> frozenset[str]:
-        """The names a file's imports bind (in any scope)."""
-        if file_id not in self._bindings:
-            self._bindings[file_id] = frozenset(
-                r[1] or (r[0] if r[0] and r[0] != "*" else r[2].partition(".")[0])
-                for r in self.conn.execute("SELECT name, alias, module FROM imports WHERE file_id=?", (file_id,))
-            )
-        return self._bindings[file_id]
-
-    def _refs_by_root(self, file_id: int) -> dict[str, list[tuple[int, str, str, str, int]]]:
-        """A file's references (:meth:`_refs_of`) by the name :func:`_reads_variable` looks at first: a
-        table's readers are found among the few that start with its name, not all of a big module's."""
-        found = self._refs_roots.get(file_id)
-        if found is None:
-            found = self._refs_roots[file_id] = {}
-            for r in self._refs_of(file_id):
-                _scope, kind, name, receiver, _line = r
-                text = receiver if kind in ("assign", "alias") or (kind != "holds" and receiver) else name
-                found.setdefault(_root(text), []).append(r)
-        return found
-
-    def _refs_rooted(self, file_id: int, root: str) -> list[tuple[int, str, str, str, int]]:
-        """``_refs_by_root(file_id).get(root, [])``, without loading the file's other references: the importers of
-        a table are a thousand files for a django module, whose references are read for one name each."""
-        by_root = self._refs_roots.get(file_id)
-        if by_root is not None:
-            return by_root.get(root, [])
-        found = self._rooted.get((file_id, root))
-        if found is None:
-            # the text :meth:`_refs_by_root` takes the root of, compared with the root and the character after it
-            text = "CASE WHEN kind IN ('assign', 'alias') OR (kind != 'holds' AND receiver != '') THEN receiver ELSE name END"
-            found = self._rooted[(file_id, root)] = [
-                (r[0], r[1], r[2], r[3], r[4])
-                for r in self.conn.execute(
-                    f"SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? AND substr({text}, 1, ?) = ?"
-                    f" AND (length({text}) = ? OR substr({text}, ?, 1) IN ('.', '[', '(')) ORDER BY id",
-                    (file_id, len(root), root, len(root), len(root) + 1),
-                )
-            ]
-        return found
-
-    def _refs_of(self, file_id: int) -> list[tuple[int, str, str, str, int]]:
-        """(scope, kind, name, receiver, line) of a file's references."""
-        if file_id not in self._file_refs:
-            self._file_refs[file_id] = [
-                (r[0], r[1], r[2], r[3], r[4])
-                for r in self.conn.execute(
-                    "SELECT scope_id, kind, name, receiver, line FROM refs WHERE file_id=? ORDER BY id", (file_id,)
-                )
-            ]
-        return self._file_refs[file_id]
-
     def has_files_under(self, testpath: str) -> bool:
         """Whether the index holds a file below a pytest ``testpaths`` entry (a folder, or a glob pattern of them)."""
         from .pytest_settings import under_testpath
@@ -1070,68 +850,6 @@ class Graph:
             ).fetchone()
             return row is not None
         return any(under_testpath(r[0], testpath) for r in self.conn.execute("SELECT path FROM files"))
-
-    def makes_tests_at(self, module: Node, line: int) -> bool:
-        """Whether the module body makes what it computes at ``line`` a test: an attribute a ``setattr`` call sets
-        (starting up to a few lines above: its arguments may span lines) or a variable named like a test."""
-        return any(
-            r[0] == module.id
-            and (
-                (r[1] == "call" and r[2] == "setattr" and line - _SETATTR_SPAN <= r[4] <= line)
-                or (r[1] in ("assign", "alias") and r[4] == line and r[2].startswith("test"))
-            )
-            for r in self._refs_of(module.file_id)
-        )
-
-    def kept_readers(self, module: Node, fn: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        """For a call ``edge`` of the module body whose result only holds ``fn`` (walk_tests' "held"): the scopes that
-        read the module-level variables the body keeps it in (``_default_decoder = HjsonDecoder(...)``, read by
-        ``loads``), as edges into ``fn``; None when it keeps it in none, or when they are not all known
-        (:meth:`_readers_of`): the module's importers then stand for its users."""
-        variables = [
-            r[2]
-            for r in self._refs_of(module.file_id)
-            if r[0] == module.id and r[4] == edge.line and r[1] in ("assign", "alias") and r[2].isidentifier()
-        ]
-        return self._readers_of(module, fn, variables, edge.confidence) if variables else None
-
-    def _importers_of(self, file_id: int, module_name: str, variable: str) -> list[tuple[int, int, int, str]]:
-        """Imports of a module-level ``variable`` of a file: (scope, file, line, the name or dotted expression the
-        importer reads it by: ``V``, ``ALIAS``, ``mod.V``). An import is the module's when an import edge of its
-        line goes into the file, or when it names the module's last component: the resolver sends a re-exported
-        name (``from .defaults import DEFAULT_FILTERS``) to where it is defined, not through the module."""
-        stem = module_name.rpartition(".")[2]  # a module symbol's name is its dotted module name
-        path = self.conn.execute("SELECT path FROM files WHERE id=?", (file_id,)).fetchone()
-        package = path is not None and posixpath.basename(path[0]) == "__init__.py"
-        lines = {
-            (r[0], r[1])  # plain tuples: the store's connection makes sqlite3.Row objects
-            for r in self.conn.execute(
-                "SELECT DISTINCT file_id, line FROM edges WHERE dst_file_id=? AND kind='import' AND file_id != ?",
-                (file_id, file_id),
-            )
-        }
-        rows = self.conn.execute(
-            "SELECT scope_id, file_id, line, module, module_tail, name, alias FROM imports"
-            " WHERE (name IN (?, ?, '*') OR (name IS NULL AND (module_tail=? OR module=? OR module LIKE ? ESCAPE '\\')))"
-            " AND file_id != ?",
-            (variable, stem, stem, stem, escape_like(stem) + ".%", file_id),
-        ).fetchall()
-        out: list[tuple[int, int, int, str]] = []
-        for scope, importer, line, module, tail, name, alias in rows:
-            top = package and name is None and module.partition(".")[0] == stem
-            if (importer, line) not in lines and tail != stem and not top and not (name == stem and not module.strip(".")):
-                continue
-            if name == variable and (tail == stem or (importer, line) in lines):  # `from mod import V [as A]`
-                out.append((scope, importer, line, alias or variable))
-            elif name == "*" and tail == stem:
-                out.append((scope, importer, line, variable))
-            elif name is None and tail == stem:  # `import pkg.mod [as m]`
-                out.append((scope, importer, line, f"{alias or module}.{variable}"))
-            elif name is None and not alias and package and module.partition(".")[0] == stem:
-                out.append((scope, importer, line, f"{stem}.{variable}"))  # `import pkg.sub` binds pkg too
-            elif name == stem and name != variable:  # `from pkg import mod [as m]`
-                out.append((scope, importer, line, f"{alias or name}.{variable}"))
-        return out
 
     def constructed_via(self, method: Node, within: Collection[int] | None = None) -> list[EdgeIn]:
         """For ``__init__``/``__new__``: the calls of and references to its class and to the subclasses
@@ -1552,7 +1270,7 @@ class Graph:
             for edges in incoming.values()
             for e in edges
             if e.kind == "call" and e.src in makers and makers[e.src].kind == "module"
-            for variable in self._stored_instances(makers[e.src], e.line, names)
+            for variable in self.readers.stored_instances(makers[e.src], e.line, names)
             if variable.isidentifier()
         }
         if not held:
@@ -1560,7 +1278,7 @@ class Graph:
         return {
             s
             for s, n in nodes.items()
-            if any(r[0] == s for name in held for r in self._refs_by_root(n.file_id).get(name, ()))
+            if any(r[0] == s for name in held for r in self.readers.refs_by_root(n.file_id).get(name, ()))
         }
 
     def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
@@ -2021,47 +1739,3 @@ def _protocol_edges(method: Node, sites: list[tuple[int, int]], defined: int) ->
     confidence of a name match among the ``defined`` methods of that name (its own call sites left out)."""
     confidence = round(0.5 / max(defined, 1), 3)
     return [EdgeIn(scope, method.id, "call", confidence, "protocol", line) for scope, line in sites if scope != method.id]
-
-
-def _reads_variable(variable: str, ref: tuple[int, str, str, str, int]) -> bool:
-    """Whether a reference (scope, kind, name, receiver, line) reads ``variable`` (``V`` or ``mod.V``): ``V``,
-    ``V.get(k)``, ``V[k]``, ``x = V``, ``mod.V``; a ``holds`` reference stores it (``ALL = [V]``)."""
-    _scope, kind, name, receiver, _line = ref
-    if kind == "assign" or kind == "alias":
-        return _starts_with(receiver, variable)
-    if kind == "holds":  # the receiver is where the value goes
-        return _starts_with(name, variable)
-    if not receiver:
-        return _starts_with(name, variable)
-    return _starts_with(receiver, variable) or f"{receiver}.{name}" == variable
-
-
-def _root(text: str) -> str:
-    """The name an access starts with: ``V`` for ``V``, ``V.get(k)``, ``V[k]``; ``mod`` for ``mod.V``. Whatever
-    :func:`_reads_variable` finds for a variable starts with the variable's own root."""
-    return _ROOT_END.split(text, maxsplit=1)[0]
-
-
-_ROOT_END = re.compile(r"[.\[(]")
-
-
-def _table_access(variable: str, receiver: str, name: str) -> str:
-    """The member of ``variable`` a call reference uses first: ``keys`` for ``V.keys()`` (receiver ``V``, name
-    ``keys``) and for ``sorted(V.keys())`` (receiver ``V.keys()``, name ``__iter__``)."""
-    if receiver == variable:
-        return name
-    rest = receiver[len(variable) :]
-    return re.split(r"[.\[(]", rest[1:], maxsplit=1)[0] if rest.startswith(".") else ""
-
-
-def _starts_with(text: str, variable: str) -> bool:
-    """``text`` is ``variable`` or an access through it (``V.x``, ``V[k]``, ``V(...)``)."""
-    return text.startswith(variable) and (len(text) == len(variable) or text[len(variable)] in ".[(")
-
-
-def _package_dir(module: Node) -> str | None:
-    """``a/b/`` for the module ``a/b/__init__.py`` (Python); None for any other module."""
-    if module.language != "python" or posixpath.basename(module.path) != "__init__.py":
-        return None
-    parent = posixpath.dirname(module.path)
-    return parent + "/" if parent else None

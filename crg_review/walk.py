@@ -262,7 +262,7 @@ def walk_tests(
         graph.load_children(test_classes)  # their tests (tests_under), and the subclasses that inherit them
         graph.prefetch_closure(test_classes, "subclasses")
         ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
-        graph.prefetch_file_importers(ran)
+        graph.readers.prefetch_file_importers(ran)
         graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and not is_conftest(n.path))
         nxt: dict[int, int] = {}
         guessed: list[tuple[EdgeIn, Node, int, int, str, int]] = []  # name matches whose scope is to be checked
@@ -321,7 +321,7 @@ def walk_tests(
                         # `TestCommonMark.load_fixtures("commonmark.json")` attaches a `test_<n>` per case)
                         add_hit(hits, file_test(node.path), "", depth + 1, "graph", below)
                     window.found(below, level + 1)
-                edges = graph.file_importers(node)
+                edges = graph.readers.file_importers(node)
             else:
                 # a function given by name to one that calls it (resolve: "passed") runs for the scope that gives it,
                 # whose reference the walk follows: the receiving function's other callers give other functions
@@ -428,7 +428,7 @@ def walk_tests(
                         and src.kind == "module"
                         and src.in_test_file
                         and not is_conftest(src.path)
-                        and graph.makes_tests_at(src, e.line)
+                        and graph.readers.makes_tests_at(src, e.line)
                     ):
                         # a test module making such functions into tests on import, whose names the index lacks
                         # (yamllint's `setattr(SpecificationTestCase, "test_" + name, _gen_test(...))`): the file
@@ -436,7 +436,7 @@ def walk_tests(
                         window.found(bits, level + 1)
                     continue
                 if held and src.kind == "module" and e.kind == "call" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
-                    readers = graph.kept_readers(src, node, e)
+                    readers = graph.readers.kept_readers(src, node, e)
                     if readers is not None:  # the scopes reading the variable the object is kept in stand for the module
                         graph.nodes([r.src for r in readers])
                         for r in readers:
@@ -678,9 +678,9 @@ def _through_tables(graph: Graph, fn: Node, edges: list[EdgeIn]) -> list[EdgeIn]
         if src is not None and src.kind == "module" and e.confidence >= TEST_EDGE_MIN_CONFIDENCE:
             readers = None
             if e.kind == "ref":
-                readers = graph.table_readers(src, fn, e)
+                readers = graph.readers.table_readers(src, fn, e)
             elif e.kind == "call" and e.resolution != "import-time" and fn.kind == "method":
-                readers = graph.instance_readers(src, fn, e)
+                readers = graph.readers.instance_readers(src, fn, e)
             if readers is not None:
                 out += readers
                 continue
