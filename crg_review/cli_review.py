@@ -27,6 +27,13 @@ def _add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--template-dir", metavar="DIR", help="templates that override the shipped ones (same file names)")
     s.add_argument("--output", "-o", metavar="FILE", help="write the review to FILE instead of standard output")
     s.add_argument("--max-impacted", type=int, metavar="N", help="list at most N dependants (default 200)")
+    s.add_argument(
+        "--max-tests",
+        type=int,
+        metavar="N",
+        help="the text format lists at most N related tests, the rest counted (default 100; the other formats and"
+        " `crg-review tests` list them all)",
+    )
 
     s = sub.add_parser("tests", parents=[common], help="related tests of a change, one runnable id per line")
     _range_args(s)
@@ -105,7 +112,7 @@ def _emit(text: str, output: str | None) -> None:
 def _diff(args: argparse.Namespace) -> int:
     from .findings import fail_reached
     from .impact import paused_collection
-    from .render import render
+    from .render import TEXT_TESTS, render
 
     ws = cli._workspace(args)
     try:
@@ -116,8 +123,15 @@ def _diff(args: argparse.Namespace) -> int:
     finally:
         ws.close()
     color = args.format == "text" and not args.output and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    max_tests = _checked_depth(args.max_tests, "--max-tests")
     with paused_collection():
-        text = render(review, args.format, template_dir=ws.config.template_dir, color=color)
+        text = render(
+            review,
+            args.format,
+            template_dir=ws.config.template_dir,
+            color=color,
+            max_tests=TEXT_TESTS if max_tests is None else max_tests,
+        )
     _emit(text, args.output)
     return 2 if fail_reached(review.findings, ws.config.fail_on) else 0
 
@@ -199,7 +213,7 @@ def _row(x: Any) -> dict[str, Any]:
 def _impact(args: argparse.Namespace) -> int:
     from .graph import Graph
     from .impact import resolve_symbol, review_symbols
-    from .render import render
+    from .render import TEXT_TESTS, render
 
     ws = cli._workspace(args)
     try:
@@ -217,7 +231,7 @@ def _impact(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(review.to_json(), indent=2))
         return 0
-    sys.stdout.write(render(review, "text", template_dir=ws.config.template_dir))
+    sys.stdout.write(render(review, "text", template_dir=ws.config.template_dir, max_tests=TEXT_TESTS))
     return 0
 
 

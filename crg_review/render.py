@@ -21,11 +21,13 @@ from .review import Review
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["FORMATS", "MARKDOWN_LIMIT", "md_escape", "render", "review_json", "sarif"]
+__all__ = ["FORMATS", "MARKDOWN_LIMIT", "TEXT_TESTS", "md_escape", "render", "review_json", "sarif"]
 
 FORMATS = ("text", "markdown", "json", "sarif")
 #: GitHub refuses comments of 65,536 characters or more; stay well below
 MARKDOWN_LIMIT = 60_000
+#: how many related tests the terminal review lists by default (``--max-tests``); `crg-review tests` prints them all
+TEXT_TESTS = 100
 #: longest name a rendered row shows (longer ones are cut with an ellipsis)
 NAME_LIMIT = 200
 
@@ -177,8 +179,10 @@ def render(
     template_dir: str | None = None,
     color: bool = False,
     limit: int = MARKDOWN_LIMIT,
+    max_tests: int | None = None,
 ) -> str:
-    """The review in ``fmt`` (text | markdown | json | sarif)."""
+    """The review in ``fmt`` (text | markdown | json | sarif); ``max_tests`` caps the tests the text lists
+    (the rest counted), for a terminal: a change to a widely used function relates thousands of them."""
     if fmt == "json":
         return review_json(review.to_json()) + "\n"
     if fmt == "sarif":
@@ -191,6 +195,8 @@ def render(
     full = {k: len(getattr(review, k)) for k in ("changed", "impacted", "tests", "findings")}
     limits = dict(full)
     if not markdown:
+        if max_tests is not None:
+            limits["tests"] = min(limits["tests"], max(0, max_tests))
         return template.render(**_context(review, limits))
     # shrink the longest lists until the comment fits, then say what was left out
     for _ in range(40):

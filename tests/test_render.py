@@ -178,6 +178,38 @@ def test_text_colour_only_when_asked_and_control_characters_stripped() -> None:
     assert "\x1b[31mevil" not in coloured
 
 
+def test_text_lists_at_most_max_tests_tests_and_counts_the_rest() -> None:
+    r = Review(base="a" * 40, head="b" * 40)
+    r.tests = [RelatedTest(f"tests/t{i}.py", f"test_{i}", f"tests/t{i}.py::test_{i}", 1, "graph") for i in range(250)]
+    capped = render(r, "text", max_tests=100)
+    assert "tests/t99.py::test_99" in capped and "tests/t100.py::test_100" not in capped
+    assert "... 150 more" in capped
+    assert "250 tests" in capped.splitlines()[0]  # the summary line counts them all
+    everything = render(r, "text")
+    assert "tests/t249.py::test_249" in everything and "more (" not in everything
+    assert "more (" not in render(r, "text", max_tests=250)
+
+
+def test_the_command_line_caps_the_tests_of_the_text_format_only(tmp_path: Path, capsys: Any) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "a.py", "def f():\n    return 1\n")
+    tests = "".join(f"def test_{i}():\n    assert f() == 1\n\n\n" for i in range(5))
+    write(repo, "tests/test_a.py", "from a import f\n\n\n" + tests)
+    commit(repo, "base")
+    write(repo, "a.py", "def f():\n    return 1 + 0\n")
+    commit(repo, "change")
+    db = str(tmp_path / "i.db")
+    code, out, _ = run_cli(capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", db, "--max-tests", "2")
+    assert code == 0 and out.count("tests/test_a.py::test_") == 2 and "... 3 more" in out
+    code, out, _ = run_cli(capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", db)
+    assert out.count("tests/test_a.py::test_") == 5 and "more (" not in out  # the default, 100, lists them all
+    args = ("diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", db, "--max-tests", "2")
+    code, out, _ = run_cli(capsys, *args, "--format", "json")
+    assert len(json.loads(out)["tests"]) == 5
+    code, _, err = run_cli(capsys, "diff", "HEAD~1..HEAD", "--repo", str(repo), "--db", db, "--max-tests", "-1")
+    assert code == 1 and err.strip() == "crg-review: error: --max-tests must be 0 or more, not -1"
+
+
 def test_the_command_line_never_colours_a_pipe(tmp_path: Path, capsys: Any) -> None:
     repo = make_repo(tmp_path / "repo")
     write(repo, "a.py", "def f():\n    return 1\n")
