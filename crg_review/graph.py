@@ -33,25 +33,20 @@ from .graphnodes import (
     in_list,
     is_conftest,
     is_special,
-    padded,
 )
 from .languages.python import TEST_BASES
 from .model import CLASS_KINDS, param_name
 from .readers import ModuleReaders
+from .receivers import COPY_METHODS, RECEIVER_GUESS_MAX_CLASSES, ReceiverGuesses
 
 if TYPE_CHECKING:
     from .pytest_settings import DoctestSettings
 
 __all__ = [
     "COLLECT_HOOK",
-    "FACTORY_MIN_CONFIDENCE",
-    "FAMILY_SCAN_SCOPES",
     "PROTOCOL_MAX_SITES",
     "PYTEST_CLASS_PREFIX",
     "PYTEST_FUNCTION_PREFIX",
-    "RECEIVER_GUESS_CONFIDENCE",
-    "RECEIVER_GUESS_MAX_CLASSES",
-    "RECEIVER_GUESS_MAX_REFS",
     "Graph",
     "SnapshotFiles",
 ]
@@ -69,14 +64,6 @@ class SnapshotFiles(Protocol):
     def read_tracked(self, path: str) -> bytes | None: ...
 
 
-#: confidence of ``obj.m()`` in a scope that also uses m's class (the receiver's type is unknown)
-RECEIVER_GUESS_CONFIDENCE = 0.5
-#: calls a scope makes that count for what it uses (and the factory hop behind them)
-FACTORY_MIN_CONFIDENCE = 0.5
-#: subclasses whose use counts as a use of the method's class in the receiver guess
-RECEIVER_GUESS_MAX_CLASSES = 50
-#: a method name used at more call sites than this is too common for the receiver guess
-RECEIVER_GUESS_MAX_REFS = 2000
 #: a method's name called on objects of unknown type at at most this many places that the resolver left
 #: ambiguous (more classes define it than it matches): those places are listed among its callers
 PROTOCOL_MAX_SITES = 30
@@ -86,9 +73,6 @@ _AMBIGUOUS_CALLS = (
     "FROM refs r JOIN unresolved u ON u.file_id = r.file_id AND u.ref_id = r.id"
     " WHERE r.name = ? AND r.kind = 'call' AND r.receiver != '' AND u.reason = 'ambiguous'"
 )
-#: asked about more scopes than this at once, the family check reads every edge into the family instead
-#: (one query, kept for the rest of the review) of the edges out of those scopes
-FAMILY_SCAN_SCOPES = 50
 
 #: pytest's default ``python_classes``: a class bound to such a name in a test module is collected there
 PYTEST_CLASS_PREFIX = "Test"
@@ -107,14 +91,6 @@ _DOCTEST_RUNNERS = ("DocTestSuite", "run_docstring_examples", "testmod")
 #: every attribute access; an iterable made to be handed on: bleach's ``LinkifyFilter(source=...)`` given to a
 #: serializer that loops over its argument), so the scopes that call the class stand for its unknown users
 _RUN_LATER = frozenset(("__call__", "__get__", "__set__", "__delete__", "__set_name__", "__iter__"))
-#: what pickle and copy call on an object: they run wherever an instance of the class is pickled or copied
-_COPY_METHODS = frozenset(
-    ("__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__")
-    + ("__copy__", "__deepcopy__")
-)
-#: ``pickle.dumps(x)``, ``copy.deepcopy(x)``: the calls that run them, by module and function name
-_COPY_MODULES = frozenset(("pickle", "_pickle", "cPickle", "cloudpickle", "dill", "copy"))
-_COPY_CALLS = ("dumps", "loads", "dump", "load", "copy", "deepcopy")
 #: bases that call no method of their subclasses by name (a class deriving only from these has no framework
 #: calling into it)
 _INERT_BASES = frozenset(
@@ -187,35 +163,20 @@ class Graph:
         self._names_above: dict[int, frozenset[str]] = {}  # class → method names of its bases
         self._aliases: dict[int, dict[str, list[int]]] = {}
         self._closure: dict[tuple[int, str], list[int]] = {}
-        self._guesses: dict[int, list[EdgeIn]] = {}
-        self._self_sites: dict[str, list[tuple[int, int]]] | None = None  # name → `self.name` sites of would-be methods
-        self._copied: dict[int, list[EdgeIn]] = {}  # pickling hook → the scopes that pickle its class's objects
-        self._copy_site_lines: dict[int, int] | None = None  # every scope that pickles or copies → its line
-        self._families: dict[int, frozenset[int]] = {}
         self._outside_bases: dict[int, bool] = {}  # class → whether it names a base the index does not have
         self._written: dict[int, tuple[str, ...]] = {}  # class → :meth:`written_bases`
         self._defines: dict[str, dict[int, bool]] = {}  # name → class → :meth:`_defining` (children not loaded)
         self._protocols: dict[str, bool] = {}  # method name → :meth:`_dispatched_by_name`
         self._parameter_calls: list[tuple[int, int]] | None = None  # :meth:`callable_callers`' sites
         self._examples: list[tuple[Node, set[str]]] | None = None  # :meth:`docstring_examples`
-        self._fixtures: dict[int, list[int]] = {}  # scope → the fixtures it takes
-        self._fixture_reach: dict[int, frozenset[int]] = {}
-        self._class_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_class_reach`
-        self._below_scopes: dict[int, frozenset[int]] = {}  # class → :meth:`_hierarchy_reach`
-        self._family_checked: dict[int, set[int]] = {}  # class → scopes whose own edges were looked at
-        self._family_hits: dict[int, set[int]] = {}  # class → those of them with an edge into its family
-        self._wired_cache: dict[tuple[int, int], bool] = {}  # (owner, class) → :meth:`_wired`
-        self._users: dict[int, set[int]] = {}  # node → :meth:`_confident_users` of it alone
         self._value_namers: dict[str, frozenset[int]] = {}  # name → scopes naming it as a value
         self._metaclasses: dict[int, bool] = {}  # class → whether it derives from `type`
-        self._family_complete: set[int] = set()  # classes whose hits hold every scope with such an edge
-        self._family_users: dict[int, dict[int, bool]] = {}  # class → scope → the same, fixtures included
-        self._class_family: dict[tuple[int, int], bool] = {}
         self._modules: dict[int, int | None] = {}
         self._test_imports: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self._file_tests: dict[str, list[Node]] = {}  # path → its runnable tests
         #: the parts, each with the caches of its own questions (the nodes, edges and hierarchy are this graph's)
         self.readers = ModuleReaders(self)
+        self.receivers = ReceiverGuesses(self, self.readers)
 
     # nodes and edges
 
@@ -264,6 +225,10 @@ class Graph:
                 for dst, edges in groupby(map(_edge, rows), _DST):
                     cache[dst] = list(edges)
         return {i: cache[i] for i in ids}
+
+    def loaded_incoming(self, sid: int) -> list[EdgeIn] | None:
+        """The edges into ``sid`` if :meth:`incoming` loaded them already, else None (nothing is read)."""
+        return self._incoming.get(sid)
 
     # definitions of the same name
 
@@ -499,188 +464,6 @@ class Graph:
 
     # what scopes use: the receiver guess
 
-    def receiver_guesses(self, method: Node) -> list[EdgeIn]:
-        """Scopes that call ``x.<name>()`` on an unknown receiver and also use the method's class (or a
-        subclass, or get one from a fixture): likely callers the resolver could not pin down."""
-        if method.id not in self._guesses:
-            self._guesses[method.id] = self._receiver_guesses(method)
-        return self._guesses[method.id]
-
-    def class_family(self, method: Node) -> frozenset[int]:
-        """The method's class, its subclasses and their ``__init__``: what a scope calls or names when it
-        makes or names an object that has the method (empty for a function)."""
-        if method.kind != "method" or method.parent_id is None:
-            return frozenset()
-        if method.parent_id not in self._families:
-            # a base of hundreds of classes (an ORM model) is used everywhere: its subclasses say little
-            classes = [method.parent_id, *self.subclasses_first(method.parent_id, RECEIVER_GUESS_MAX_CLASSES)]
-            self.load_children(classes)
-            ids = set(classes)
-            for cls in classes:
-                ids.update(c.id for c in self._children[cls] if c.name == "__init__")
-            self._families[method.parent_id] = frozenset(ids)
-        return self._families[method.parent_id]
-
-    def _load_fixtures(self, scopes: Iterable[int]) -> None:
-        """The fixtures each scope takes (its ``fixture`` edges), fixtures of fixtures included."""
-        frontier = {s for s in scopes if s not in self._fixtures}
-        while frontier:  # one query per level
-            want = sorted(frontier)
-            for s in want:
-                self._fixtures[s] = []
-            for chunk in chunks(want, 900):
-                for src, dst in self.conn.execute(
-                    f"SELECT src_id, dst_id FROM edges WHERE src_id IN ({in_list(chunk)}) AND kind='fixture'", chunk
-                ):
-                    self._fixtures[src].append(dst)
-            frontier = {f for s in want for f in self._fixtures[s] if f not in self._fixtures}
-
-    def _with_fixtures(self, scope: int) -> frozenset[int]:
-        """The scope and every fixture it takes, directly or through other fixtures."""
-        found = self._fixture_reach.get(scope)
-        if found is None:
-            if scope not in self._fixtures:
-                self._load_fixtures([scope])
-            seen = {scope}
-            todo = [scope]
-            while todo:  # pytest refuses fixture cycles; stop at one anyway
-                for f in self._fixtures[todo.pop()]:
-                    if f not in seen:
-                        seen.add(f)
-                        todo.append(f)
-            found = self._fixture_reach[scope] = frozenset(seen)
-        return found
-
-    def family_users(self, method: Node, scopes: Iterable[int]) -> set[int]:
-        """The scopes that build or name the method's class or a subclass (:meth:`class_family`): an edge
-        to one, or a call of a function that calls one that is a class or a constructor (factories: ``bar =
-        progressbar(...)`` builds a ProgressBar), from the scope itself or from a fixture it takes (fixtures
-        of fixtures too: a test gets its objects from its fixtures)."""
-        family = self.class_family(method)
-        if not family:
-            return set()
-        answers = self._family_users.setdefault(method.parent_id, {})  # type: ignore[arg-type]
-        scopes = set(scopes)
-        new = [s for s in scopes if s not in answers]
-        if new:
-            self._load_fixtures(new)
-            reach = [self._fixture_reach.get(s) or self._with_fixtures(s) for s in new]
-            hits = self._family_hits_among(method, set().union(*reach))  # set algebra: thousands of scopes per level
-            for s, xs in zip(new, reach):
-                answers[s] = not hits.isdisjoint(xs)
-        return {s for s in scopes if answers[s]}
-
-    def _family_hits_among(self, method: Node, scopes: set[int]) -> set[int]:
-        """The family hits of the method's class known so far, with every one among ``scopes`` (their own edges, no
-        fixtures): :meth:`_family_edges_from` for the scopes not looked at yet, or for every scope at once when
-        they are many (one pass over the family's edges)."""
-        family = self.class_family(method)
-        checked = self._family_checked.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-        hits = self._family_hits.setdefault(method.parent_id, set())  # type: ignore[arg-type]
-        todo = scopes - checked
-        if todo and method.parent_id not in self._family_complete:
-            if len(todo) > FAMILY_SCAN_SCOPES:
-                hits |= self._family_edges_from(family, None)
-                self._family_complete.add(method.parent_id)  # type: ignore[arg-type]
-            else:
-                hits |= self._family_edges_from(family, sorted(todo))
-                checked |= todo
-        return hits
-
-    def _family_edges_from(self, family: frozenset[int], scopes: Sequence[int] | None) -> set[int]:
-        """The scopes (of ``scopes``; None: any) with an edge to a member of ``family``, or a call (confidence
-        at least :data:`FACTORY_MIN_CONFIDENCE`) of a function with such a call of a member that is a class
-        or a constructor. The database does the filtering: the edges themselves are never loaded."""
-        members = sorted(family)
-        nodes = self.nodes(members)
-        made = [m for m in members if m in nodes and (nodes[m].kind in CLASS_KINDS or nodes[m].name in CONSTRUCTORS)]
-        hit: set[int] = set()
-        members, made = list(padded(members)), list(padded(made))
-        for chunk in [None] if scopes is None else chunks(scopes):
-            among = "" if chunk is None else f" AND src_id IN ({in_list(chunk)})"
-            hit.update(
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT DISTINCT src_id FROM edges WHERE dst_id IN ({in_list(members)}){among}",
-                    [*members, *(chunk or ())],
-                )
-            )
-            if made:
-                hit.update(
-                    r[0]
-                    for r in self.conn.execute(
-                        "SELECT DISTINCT e1.src_id FROM edges e2 JOIN edges e1 ON e1.dst_id = e2.src_id"
-                        f" WHERE e2.dst_id IN ({in_list(made)}) AND e2.kind = 'call' AND e2.confidence >= ?"
-                        f" AND e1.kind = 'call' AND e1.confidence >= ?{among.replace('src_id', 'e1.src_id')}",
-                        [*made, FACTORY_MIN_CONFIDENCE, FACTORY_MIN_CONFIDENCE, *(chunk or ())],
-                    )
-                )
-        return hit
-
-    def uses_class_of(self, scope: int, method: Node) -> bool:
-        """Whether ``scope`` (or a fixture it takes, or, for a method, its class) builds or names the
-        method's class or a subclass: an ``x.<name>()`` there whose receiver the resolver could not
-        type is then likely this method."""
-        if not self.class_family(method):
-            return False
-        known = self._family_users.get(method.parent_id)  # type: ignore[arg-type]
-        if known is not None and known.get(scope):
-            return True
-        if (known is None or scope not in known) and self.family_users(method, [scope]):
-            return True
-        node = self.nodes([scope]).get(scope)
-        if node is None:
-            return False
-        if node.kind != "method" or node.parent_id is None:
-            return self._wired(node.id, method)
-        return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
-
-    def _method_to_be(self, fn: Node, method: Node) -> bool:
-        """Whether ``fn`` is a function written to become a method of a class of its own file that has the
-        method: its first parameter is ``self`` and its file defines the method's class or a subclass (a test
-        maker's ``def test(self): self.check(...)``, attached with ``setattr(SpecTestCase, name, make(...))``)."""
-        if fn.kind not in FUNCTION_KINDS or fn.params[:1] != ("self",):
-            return False
-        classes = self.nodes(self.class_family(method))
-        return any(c.file_id == fn.file_id and c.kind in CLASS_KINDS for c in classes.values())
-
-    def _wired(self, owner: int, method: Node) -> bool:
-        """Whether a scope outside the tests that builds or names the method's class also uses ``owner`` (a
-        class: itself or one of its methods; else a function) through a sure enough edge: a builder that
-        puts instances of the one into the other (``stack.enable_grouping(); stack.stmtprocess.append(ReindentFilter())``
-        for ``for f in self.stmtprocess: f.process(stmt)`` in ``FilterStack.run``)."""
-        key = (owner, method.parent_id or 0)
-        found = self._wired_cache.get(key)
-        if found is None:
-            node = self.nodes([owner]).get(owner)
-            members = [owner]
-            if node is not None and node.kind in CLASS_KINDS:
-                members += [c.id for c in self.children(owner) if c.kind in FUNCTION_KINDS]
-            found = False
-            # a nested function's receiver may be a parameter of a function around it, which that function's callers
-            # fill (`def cached(cache): def decorator(f): def wrapper(*a): cache.setdefault(...)`): the makers stand
-            # for it, and the builder may be a caller of a caller (`fifo_cache` makes a FIFOCache and calls `_cache`,
-            # whose nested `decorator` calls `cached`)
-            hops = 2 if node is not None and self.makers(node) else 1
-            for hop in range(hops):
-                members += [m.id for n in self.nodes(members).values() for m in self.makers(n)]
-                taken = set(members)
-                users = self._confident_users(members) - taken
-                if self._project_builders(method, users):
-                    found = True
-                    break
-                if hop + 1 < hops:
-                    members = sorted(users | taken)
-            self._wired_cache[key] = found
-        return found
-
-    def _project_builders(self, method: Node, scopes: set[int]) -> list[int]:
-        """The scopes of ``scopes`` that build or name the method's class family (:meth:`_family_hits_among`) in code
-        of the project: a test that uses both classes is a user, not a builder. A check asks about the few users of
-        its members, never about every builder of a family (thousands for a django model field) and what they use."""
-        hits = self._family_hits_among(method, scopes)
-        return [s for s, n in self.nodes(hits.intersection(scopes)).items() if not n.in_test_file]
-
     def makers(self, node: Node) -> list[Node]:
         """The functions a function is nested in, innermost first."""
         out: list[Node] = []
@@ -701,132 +484,6 @@ class Graph:
                 return False
             node = parent
         return True
-
-    def _confident_users(self, ids: Sequence[int]) -> set[int]:
-        """The scopes with an edge of confidence at least FACTORY_MIN_CONFIDENCE into any of ``ids`` (kept per
-        node: the same classes and their methods come up for every class family a level checks)."""
-        self._load_users(ids)
-        return set().union(*(self._users[i] for i in ids))
-
-    def _load_users(self, ids: Iterable[int]) -> None:
-        # from the edges the walk loaded already, else the sources alone (half the members a builder check asks
-        # about never come up in the walk: a class's methods); a self-loop (left out) would add a node to itself
-        missing = sorted({i for i in ids if i not in self._users})
-        want = []
-        for i in missing:
-            edges = self._incoming.get(i)
-            if edges is None:
-                want.append(i)
-                self._users[i] = set()
-            else:
-                self._users[i] = {e.src for e in edges if e.confidence >= FACTORY_MIN_CONFIDENCE}
-        for chunk in chunks(want):
-            for dst, src in self.conn.execute(
-                f"SELECT dst_id, src_id FROM edges WHERE dst_id IN ({in_list(chunk)}) AND src_id != dst_id"
-                " AND confidence >= ?",
-                [*chunk, FACTORY_MIN_CONFIDENCE],
-            ):
-                self._users[dst].add(src)
-
-    def _class_uses_family(self, class_id: int, method: Node) -> bool:
-        """Whether a class body or one of its own methods builds or names the method's class (``signer =
-        Signer`` in the body tells what ``signer.unsign()`` in a method means)."""
-        key = (class_id, method.parent_id or 0)
-        if key not in self._class_family:
-            members = [class_id, *(c.id for c in self.children(class_id) if c.kind in FUNCTION_KINDS)]
-            self._class_family[key] = bool(self.family_users(method, members))
-        return self._class_family[key]
-
-    def prefetch_receiver_checks(self, checks: dict[int, set[int]]) -> None:
-        """Answer, in a few queries, what :meth:`uses_class_of` will be asked for ``{method id: scopes}``."""
-        methods = self.nodes(checks)
-        self.load_inherit(
-            {
-                m.parent_id
-                for m in methods.values()
-                if m.kind == "method" and m.parent_id is not None and m.parent_id not in self._families
-            },
-            "subclasses",
-        )
-        scope_nodes = self.nodes({s for ss in checks.values() for s in ss})
-        self._load_fixtures(scope_nodes)
-        by_family: dict[int, tuple[Node, set[int]]] = {}
-        for mid, scopes in checks.items():
-            method = methods.get(mid)
-            if method is not None and self.class_family(method):
-                by_family.setdefault(method.parent_id, (method, set()))[1].update(scopes)  # type: ignore[arg-type]
-        for method, scopes in by_family.values():
-            users = self.family_users(method, scopes)
-            owners = (scope_nodes.get(s) for s in scopes - users)
-            self._prefetch_class_family(
-                {n.parent_id for n in owners if n is not None and n.kind == "method" and n.parent_id is not None},
-                method,
-            )
-
-    def _receiver_guesses(self, method: Node) -> list[EdgeIn]:
-        if method.kind != "method" or method.parent_id is None or method.name.startswith("__"):
-            return []
-        # not the calls on an object the resolver knows is a library's (unresolved as external)
-        outside = (
-            " AND NOT EXISTS (SELECT 1 FROM unresolved u WHERE u.file_id = r.file_id AND u.ref_id = r.id"
-            " AND u.reason = 'external')"
-        )
-        (count,) = self.conn.execute(
-            "SELECT count(*) FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''" + outside,
-            (method.name,),
-        ).fetchone()
-        if count == 0 or count > RECEIVER_GUESS_MAX_REFS:
-            return []
-        # not the sites the resolver pinned to this very method (h2's `H2StreamStateMachine.recv_alt_svc` named in a
-        # module-level table: a reference of the method, no call on an unknown object)
-        pinned = {(r[0], r[1]) for r in self.conn.execute("SELECT src_id, line FROM edges WHERE dst_id=?", (method.id,))}
-        sites: dict[int, int] = {}
-        for scope, line, receiver in self.conn.execute(
-            "SELECT scope_id, line, receiver FROM refs r WHERE name=? AND kind IN ('call','attr') AND receiver != ''"
-            + outside,
-            (method.name,),
-        ):
-            if receiver not in ("self", "cls") and not receiver.startswith("super") and (scope, line) not in pinned:
-                sites.setdefault(scope, line)
-        if not sites:
-            return []
-        users = self.family_users(method, sites)
-        return [
-            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", sites[s])
-            for s in sorted(users)
-            if s != method.id
-        ]
-
-    def self_callers(self, method: Node) -> list[EdgeIn]:
-        """``self.m()`` in functions written to become methods of a class of their file that has the method
-        (:meth:`_method_to_be`: a test maker's ``def test(self): self.check(...)``), at any depth of the walk: the
-        resolver leaves them to a name match, and nothing else says whose ``self`` it is."""
-        if method.kind != "method" or method.parent_id is None:
-            return []
-        if self._self_sites is None:
-            self._self_sites = {}
-            # the few such functions first, then their files' references (no scan of every reference)
-            made = self.conn.execute(
-                "SELECT id, file_id FROM symbols WHERE kind = 'function' AND params LIKE '[\"self\"%'"
-            ).fetchall()
-            ids = {sid for sid, _ in made}
-            for chunk in chunks(sorted({fid for _, fid in made})):
-                for scope, name, line in self.conn.execute(
-                    f"SELECT scope_id, name, min(line) FROM refs WHERE file_id IN ({in_list(chunk)})"
-                    " AND kind IN ('call','attr') AND receiver = 'self' GROUP BY scope_id, name",
-                    chunk,
-                ):
-                    if scope in ids:
-                        self._self_sites.setdefault(name, []).append((scope, line))
-        sites = self._self_sites.get(method.name)
-        if not sites:
-            return []
-        fns = self.nodes(s for s, _ in sites)
-        return [
-            EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "receiver-guess", line)
-            for s, line in sites
-            if s in fns and s != method.id and self._method_to_be(fns[s], method)
-        ]
 
     # modules
 
@@ -861,8 +518,8 @@ class Graph:
         (a direct ``Cls(...)`` types its variable: those uses resolve as calls). ``within``: only of those classes."""
         if method.kind != "method" or method.parent_id is None:
             return []
-        if method.name in _COPY_METHODS and method.language == "python":
-            return []  # pickle and copy run them, not the object's other users (:meth:`copied_by`)
+        if method.name in COPY_METHODS and method.language == "python":
+            return []  # pickle and copy run them, not the object's other users (:meth:`~receivers.ReceiverGuesses.copied_by`)
         special = method.name not in CONSTRUCTORS
         hook = special and not is_special(method.name) and self.framework_hook(method)
         if special and not hook and not (is_special(method.name) and method.language == "python"):
@@ -1046,7 +703,7 @@ class Graph:
             or method.parent_id is None
             or method.language != "python"
             or not is_special(method.name)
-            or method.name in _COPY_METHODS
+            or method.name in COPY_METHODS
         ):
             return []
         tops = [c for c in [method.parent_id, *self.transitive(method.parent_id, "bases")] if not self.bases(c)]
@@ -1186,129 +843,6 @@ class Graph:
                 how = "import-time" if where.kind == "module" else "metaclass"
                 out.append(EdgeIn(where.id, method.id, "call", 1.0, how, cls.start_line))
         return out
-
-    def copied_by(self, method: Node) -> list[EdgeIn]:
-        """For a pickling or copying hook (``__reduce__``, ``__setstate__``, ``__deepcopy__``, ...): the scopes
-        that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` and use the method's class (or get one
-        from a fixture, or have it in their class body): what they pickle is likely one of its instances."""
-        if method.kind != "method" or method.name not in _COPY_METHODS or method.language != "python":
-            return []
-        if method.id not in self._copied:
-            sites = self._copy_sites()
-            users = self._copy_users(method, set(sites))
-            self._copied[method.id] = [
-                EdgeIn(s, method.id, "call", RECEIVER_GUESS_CONFIDENCE, "copy-protocol", sites[s])
-                for s in sorted(users)
-            ]
-        return self._copied[method.id]
-
-    def _copy_sites(self) -> dict[int, int]:
-        """The scopes that call ``pickle.dumps``/``loads``, ``copy.copy``/``deepcopy`` (also as a bare name a file
-        imports from such a module: ``from pickle import dumps``), with the line of the first such call; read once."""
-        if self._copy_site_lines is None:
-            imported = {
-                (fid, name)
-                for fid, name in self.conn.execute(
-                    f"SELECT file_id, coalesce(alias, name) FROM imports WHERE module IN ({in_list(sorted(_COPY_MODULES))})"
-                    f" AND name IN ({in_list(_COPY_CALLS)})",
-                    [*sorted(_COPY_MODULES), *_COPY_CALLS],
-                )
-            }
-            sites: dict[int, int] = {}
-            for scope, line, receiver, name, fid in self.conn.execute(
-                "SELECT scope_id, line, receiver, name, file_id FROM refs WHERE kind='call'"
-                f" AND name IN ({in_list(_COPY_CALLS)})",
-                _COPY_CALLS,
-            ):
-                module = receiver.rpartition(".")[2]
-                if module in _COPY_MODULES or (not receiver and (name in ("copy", "deepcopy") or (fid, name) in imported)):
-                    sites.setdefault(scope, line)
-            self._copy_site_lines = sites
-        return self._copy_site_lines
-
-    def _copy_users(self, method: Node, scopes: set[int]) -> set[int]:
-        """The scopes that use the method's class (:meth:`uses_class_of`), or that are methods of a class
-        one of whose subclasses names it in its body (a mixin's ``pickle.dumps(self.Cache())`` pickles what
-        ``Cache = TTLCache`` in the class mixing it in says). A few queries for all of them: a project that
-        copies in hundreds of places (django) asks this for every copy hook a change reaches."""
-        if not self.class_family(method):
-            return set()
-        users = self.family_users(method, scopes)
-        users |= self._held_instance_users(method, scopes - users)
-        nodes = self.nodes(scopes - users)
-        owners = {s: n.parent_id for s, n in nodes.items() if n.kind == "method" and n.parent_id is not None}
-        # (:meth:`_class_uses_family` of the class or of a subclass: what their members reach, kept per class)
-        below = self._hierarchy_reach(sorted(set(owners.values())))
-        hits = self._family_hits_among(method, set().union(*below.values()))
-        users.update(s for s, c in owners.items() if not hits.isdisjoint(below[c]))
-        return users
-
-    def _hierarchy_reach(self, classes: Sequence[int]) -> dict[int, frozenset[int]]:
-        """For each class, :meth:`_class_reach` of itself and of every class below it, in one set (kept per class:
-        the copy hooks of a family each ask about the same classes that copy)."""
-        missing = [c for c in classes if c not in self._below_scopes]
-        for c in missing:
-            family = [c, *self.transitive(c, "subclasses")]
-            self._below_scopes[c] = frozenset().union(*self._class_reach(family))
-        return {c: self._below_scopes[c] for c in classes}
-
-    def _held_instance_users(self, method: Node, scopes: set[int]) -> set[int]:
-        """The test code among ``scopes`` that reads a module-level variable of the same name as one a module body
-        assigns an instance of the method's class or a subclass (``T = TType()`` in glom, ``pickle.dumps(T.a)`` in a
-        test; the constructions are the classes' incoming calls, which the walk has loaded).
-        (Library code that copies something and reads such a variable, glom's ``glom()`` with ``scope[T]`` and
-        ``copy.copy(err)``, is every test's caller: what it copies is seldom that instance.)"""
-        nodes = {s: n for s, n in self.nodes(scopes).items() if n.in_test_file}
-        if not nodes:
-            return set()
-        classes = {c: n for c, n in self.nodes(self.class_family(method)).items() if n.kind in CLASS_KINDS}
-        names = {n.name for n in classes.values()}
-        incoming = self.incoming(classes)
-        makers = self.nodes({e.src for edges in incoming.values() for e in edges})
-        held = {
-            variable
-            for edges in incoming.values()
-            for e in edges
-            if e.kind == "call" and e.src in makers and makers[e.src].kind == "module"
-            for variable in self.readers.stored_instances(makers[e.src], e.line, names)
-            if variable.isidentifier()
-        }
-        if not held:
-            return set()
-        return {
-            s
-            for s, n in nodes.items()
-            if any(r[0] == s for name in held for r in self.readers.refs_by_root(n.file_id).get(name, ()))
-        }
-
-    def _prefetch_class_family(self, classes: Iterable[int], method: Node) -> None:
-        """Answer :meth:`_class_uses_family` for many classes at once: :meth:`family_users` of their members, asked
-        per class through what the members reach (:meth:`_class_reach`, kept across families: django's copy hooks
-        ask this about the same few thousand classes for each of thirty families)."""
-        key = method.parent_id or 0
-        todo = sorted({c for c in classes if (c, key) not in self._class_family})
-        if not todo:
-            return
-        if not self.class_family(method):
-            for c in todo:
-                self._class_family[(c, key)] = False
-            return
-        reach = self._class_reach(todo)
-        hits = self._family_hits_among(method, set().union(*reach))
-        for c, xs in zip(todo, reach):
-            self._class_family[(c, key)] = not hits.isdisjoint(xs)
-
-    def _class_reach(self, classes: Sequence[int]) -> list[frozenset[int]]:
-        """For each class, the scopes whose edges say whether it uses a class family (:meth:`family_users` of
-        its members): the class, its own functions, and the fixtures they take (fixtures of fixtures too)."""
-        missing = [c for c in classes if c not in self._class_scopes]
-        if missing:
-            self.load_children(missing)
-            members = {c: [c, *(m.id for m in self._children[c] if m.kind in FUNCTION_KINDS)] for c in missing}
-            self._load_fixtures([i for ids in members.values() for i in ids])
-            for c, ids in members.items():
-                self._class_scopes[c] = frozenset().union(*(self._with_fixtures(i) for i in ids))
-        return [self._class_scopes[c] for c in classes]
 
     def _names_as_value(self, scope: int, name: str) -> bool:
         """Whether ``scope`` names ``name`` as a value (assigned, passed, returned, or spelt in a dotted string: a
@@ -1675,6 +1209,11 @@ class Graph:
             self._test_imports[k] = sorted((ipath, fid, alias or name) for fid, ipath, name, alias in rows)
 
     # a level of a walk at once
+
+    def prefetch_receiver_checks(self, checks: dict[int, set[int]]) -> None:
+        """Answer, in a few queries, what :meth:`~receivers.ReceiverGuesses.uses_class_of` will be asked for
+        ``{method id: scopes}`` (:meth:`~receivers.ReceiverGuesses.prefetch_receiver_checks`)."""
+        self.receivers.prefetch_receiver_checks(checks)
 
     def prefetch(self, nodes: Iterable[Node], *, subclasses_of_tests: bool = False) -> None:
         """Load what the per-node questions of a walk level ask about ``nodes``: aliases of functions, the

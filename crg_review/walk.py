@@ -121,13 +121,13 @@ def walk_dependants(
             if dst_node is None:
                 continue
             edges = graph.callers_of(dst_node, incoming) + graph.constructed_via(dst_node)
-            edges += graph.closure_maker(dst_node) + graph.copied_by(dst_node)
+            edges += graph.closure_maker(dst_node) + graph.receivers.copied_by(dst_node)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
                     for b in graph.base_methods(dst_node)
                 ]
-                edges += graph.receiver_guesses(dst_node) if d == 1 else []
+                edges += graph.receivers.receiver_guesses(dst_node) if d == 1 else []
             if d == 1:
                 edges += graph.protocol_callers(dst_node) + graph.family_protocol_callers(dst_node)
                 edges += graph.callable_callers(dst_node)
@@ -363,10 +363,10 @@ def walk_tests(
                     and not graph.is_metaclass(node.parent_id)  # (a class made: its metaclass's __setattr__ runs)
                 ):
                     made_for_later = set(made)
-                edges += made + graph.copied_by(node) + graph.closure_maker(node) + graph.classes_made(node, made)
+                edges += made + graph.receivers.copied_by(node) + graph.closure_maker(node) + graph.classes_made(node, made)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
-                    edges += graph.receiver_guesses(node)
-                edges += graph.self_callers(node)
+                    edges += graph.receivers.receiver_guesses(node)
+                edges += graph.receivers.self_callers(node)
             if node.name in _MODULE_HOOKS and node.kind == "function" and node.language == "python":
                 module = graph.module_symbol(node.file_id)
                 if module is not None and node.parent_id == module:
@@ -496,7 +496,7 @@ def walk_tests(
                 _reach(state, levels, nxt, plain, only, dispatched, e, src, node, bits, depth, level, reason)
         for e, node, bits, depth, reason, level in guessed:
             prev = state.get(e.src)
-            if (prev is None or bits & ~prev[2]) and graph.uses_class_of(e.src, node):
+            if (prev is None or bits & ~prev[2]) and graph.receivers.uses_class_of(e.src, node):
                 _reach(state, levels, nxt, plain, only, dispatched, e, cache[e.src], node, bits, depth, level, reason)
         queue = nxt
     return hits
