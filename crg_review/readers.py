@@ -102,10 +102,11 @@ class ModuleReaders:
         return self._readers_of(module, fn, [r[3] for r in holds], edge.confidence)
 
     def instance_readers(self, module: Node, method: Node, edge: EdgeIn) -> list[EdgeIn] | None:
-        """For a method Python runs on instances later (``__call__``, a framework hook: Graph.constructed_via
-        gives the construction as its caller) and an instance the module body makes: the readers of the
-        variable the module stores it in (``validate_email = EmailValidator()``: whoever calls or passes on
-        ``validate_email``), as edges into the method; None when the statement stores it in no variable."""
+        """For a method Python runs on instances later (``__call__``, a framework hook:
+        dispatch.ImplicitCallers.constructed_via gives the construction as its caller) and an instance the module body
+        makes: the readers of the variable the module stores it in (``validate_email = EmailValidator()``: whoever
+        calls or passes on ``validate_email``), as edges into the method; None when the statement stores it in no
+        variable."""
         key = (module.id, method.id, edge.line, edge.confidence)  # one instance per construction
         if key not in self._table_readers:
             self._table_readers[key] = self._find_instance_readers(module, method, edge)

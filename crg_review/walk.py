@@ -120,8 +120,8 @@ def walk_dependants(
             dst_node = nodes.get(dst)
             if dst_node is None:
                 continue
-            edges = graph.callers_of(dst_node, incoming) + graph.constructed_via(dst_node)
-            edges += graph.closure_maker(dst_node) + graph.receivers.copied_by(dst_node)
+            edges = graph.callers_of(dst_node, incoming) + graph.dispatch.constructed_via(dst_node)
+            edges += graph.dispatch.closure_maker(dst_node) + graph.receivers.copied_by(dst_node)
             if kinds is None or "dispatch" in kinds:
                 edges += [
                     EdgeIn(b.id, dst, "dispatch", DISPATCH_CONFIDENCE, "dispatch", b.start_line)
@@ -129,8 +129,8 @@ def walk_dependants(
                 ]
                 edges += graph.receivers.receiver_guesses(dst_node) if d == 1 else []
             if d == 1:
-                edges += graph.protocol_callers(dst_node) + graph.family_protocol_callers(dst_node)
-                edges += graph.callable_callers(dst_node)
+                edges += graph.dispatch.protocol_callers(dst_node) + graph.dispatch.family_protocol_callers(dst_node)
+                edges += graph.dispatch.callable_callers(dst_node)
             if kinds is None and d == 1:
                 edges += [
                     EdgeIn(o.id, dst, "override", OVERRIDE_CONFIDENCE, "override", o.start_line)
@@ -363,7 +363,8 @@ def walk_tests(
                     and not graph.is_metaclass(node.parent_id)  # (a class made: its metaclass's __setattr__ runs)
                 ):
                     made_for_later = set(made)
-                edges += made + graph.receivers.copied_by(node) + graph.closure_maker(node) + graph.classes_made(node, made)
+                edges += made + graph.receivers.copied_by(node) + graph.dispatch.closure_maker(node)
+                edges += graph.dispatch.classes_made(node, made)
                 if depth <= RECEIVER_GUESS_MAX_DEPTH:
                     edges += graph.receivers.receiver_guesses(node)
                 edges += graph.receivers.self_callers(node)
@@ -403,7 +404,7 @@ def walk_tests(
             maker_only = made_only in ("closure", "wrapped")
             # reached only as a function stored by the scopes above (`self.parse_mlstring = mlscanstring` in hjson's
             # HjsonDecoder.__init__): a module body making such an object at import and keeping it in a variable holds
-            # the change, it does not run it; whoever reads the variable may (:func:`_holds`, Graph.kept_readers).
+            # the change, it does not run it; whoever reads the variable may (:func:`_holds`, ModuleReaders.kept_readers).
             # Handed to a call instead (idna's `codecs.register(search_function)`), or read where the graph cannot
             # follow (the module body itself, mistune's `html = create_markdown(...)` used below it), its users are
             # not known: the module's importers stand for them
@@ -657,10 +658,10 @@ def _applies_made(graph: Graph, e: EdgeIn, src: Node, maker: Node, plain: set[in
 
 
 def _made_for_tests(graph: Graph, method: Node, within: Collection[int] | None = None) -> list[EdgeIn]:
-    """:meth:`Graph.constructed_via` for the test walk, without an autouse fixture that only names the class of a
-    special method (``doctest_namespace["Version"] = Version``): it runs for every test and registers the class,
+    """:meth:`ImplicitCallers.constructed_via` for the test walk, without an autouse fixture that only names the class
+    of a special method (``doctest_namespace["Version"] = Version``): it runs for every test and registers the class,
     it makes no instance; the tests that use instances reach the method through edges of their own."""
-    made = graph.constructed_via(method, within)
+    made = graph.dispatch.constructed_via(method, within)
     if not made or not is_special(method.name):
         return made
     namers = graph.nodes(e.src for e in made if e.kind == "ref")
@@ -669,9 +670,9 @@ def _made_for_tests(graph: Graph, method: Node, within: Collection[int] | None =
 
 def _through_tables(graph: Graph, fn: Node, edges: list[EdgeIn]) -> list[EdgeIn]:
     """``edges`` into a function with each confident reference from a module body replaced by the readers of
-    the variables it is stored in (:meth:`Graph.table_readers`), and each construction of an instance by a
+    the variables it is stored in (:meth:`ModuleReaders.table_readers`), and each construction of an instance by a
     module body, for a method run on it later, by the readers of the variable holding the instance
-    (:meth:`Graph.instance_readers`), where they are known."""
+    (:meth:`ModuleReaders.instance_readers`), where they are known."""
     out: list[EdgeIn] = []
     for e in edges:
         src = graph._nodes.get(e.src)
@@ -712,7 +713,7 @@ def _prefetch_receiver_checks(
         if not (edges or constructed) or not bits & window.open_at(levels.get(dst, state[dst][0]) + 1):
             continue  # most nodes of a level: no callers
         if constructed:
-            edges = [*edges, *graph.constructed_via(node)]
+            edges = [*edges, *graph.dispatch.constructed_via(node)]
         if not edges:
             continue
         demoted = node.language == "python" and node.name in _BUILTIN_METHODS
