@@ -21,6 +21,7 @@ from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from .collection import SnapshotFiles
 from .errors import CrgError
 from .findings import (
     SEVERITY_RANK,
@@ -31,7 +32,7 @@ from .findings import (
     removed_module_imports,
     removed_references,
 )
-from .graph import Graph, SnapshotFiles
+from .graph import Graph
 from .graphnodes import FUNCTION_KINDS, NODE_SQL, Node, as_node
 from .model import CLASS_KINDS, MAIN_SCOPE
 from .review import ChangedSymbol, Finding, Impacted, Related, RelatedTest, Review
@@ -188,7 +189,7 @@ def _runner_package_changed(graph: Graph, starts: Sequence[int]) -> str | None:
     for node in sorted(graph.nodes(starts).values(), key=attrgetter("path", "start_line")):
         if node.language != "python" or node.in_test_file:
             continue
-        name = graph.import_name(node.path)
+        name = graph.collection.import_name(node.path)
         top = name.partition(".")[0] if name else ""
         if top in RUNNER_PACKAGES:
             return f"{node.path} changed: pytest imports {top} before it runs any test"
@@ -210,7 +211,7 @@ def _plugin_hook_changed(graph: Graph, starts: Sequence[int]) -> str | None:
 
     plugins = registered_plugins(graph.files.read_tracked)
     for hook in hooks:
-        if hook.parent_id == graph.module_symbol(hook.file_id) and graph.import_name(hook.path) in plugins:
+        if hook.parent_id == graph.module_symbol(hook.file_id) and graph.collection.import_name(hook.path) in plugins:
             return f"{hook.path}: {hook.name} changed, a hook of a pytest plugin this project loads: it runs for every test"
     return None
 
@@ -274,14 +275,14 @@ def _analyze(
     add_unparsed_tests(graph, hits, walked)
     add_exec_made_tests(graph, hits, walked)
     for path in sorted(touched.other_paths):  # changed test files that are not Python
-        if graph.collects_tests(path):
+        if graph.collection.collects_tests(path):
             node = file_test(path)
             hits[f"{path}::"] = TestHit(node, "", 0, "changed", 0, nodeid=path)  # (a file the walk found, too)
     nodes = graph.nodes(starts)
     for sid in starts:  # changed tests run themselves
         n = nodes.get(sid)
         if n is not None and (n.runnable_test or (n.is_test and n.kind in CLASS_KINDS)):
-            for t in graph.tests_under(n):
+            for t in graph.collection.tests_under(n):
                 add_hit(hits, t, t.qualname, 0, "changed", 1 << index_of[sid])
     reached = 0
     for h in hits.values():
@@ -319,7 +320,7 @@ def _analyze(
             hits[key] = TestHit(t, t.qualname, 0, "convention", 0)
         # and the copies test subclasses inherit, which run it too (num2words's `Num2WordsESCOTest(Num2WordsESTest)`
         # in test_es_co.py, for the Spanish converter its Colombian one inherits)
-        for cls, qual in graph.inherited_tests(t):
+        for cls, qual in graph.collection.inherited_tests(t):
             if f"{cls.path}::{qual}" not in hits:
                 add_hit(hits, cls, qual, 0, "convention", 0)
     add_partly_parsed_tests(graph, hits, walked)
@@ -342,11 +343,12 @@ def _analyze(
     # tests a plain `pytest` run never collects (outside the settings' testpaths: attrs' `bench/`, with `testpaths =
     # "tests"`) are not the suite's; given by id they would run anyway, with plug-ins the suite does not load. A changed
     # one stays: whoever changed it may run it
-    settings = graph.doctest_settings()
+    settings = graph.collection.doctest_settings()
     if settings is not None and settings.testpaths:
         # (pytest skips the testpaths that match nothing, and collects from the root when none does: wheel's
         # `testpaths = ["test"]` with its tests in `tests/`)
-        settings = replace(settings, testpaths=tuple(p for p in settings.testpaths if graph.has_files_under(p)))
+        indexed = tuple(p for p in settings.testpaths if graph.collection.has_files_under(p))
+        settings = replace(settings, testpaths=indexed)
     if settings is not None and settings.testpaths:
         kept = [t for t in review.tests if t.reason == "changed" or not t.file.endswith(".py") or settings.collects_from(t.file)]
         if len(kept) < len(review.tests):

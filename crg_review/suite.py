@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from .graph import Graph, SnapshotFiles
+from .collection import SnapshotFiles
+from .graph import Graph
 from .graphnodes import CONSTRUCTORS, FUNCTION_KINDS, IDENTIFIER, Node, chunks, first_name, is_conftest, is_special
 from .languages import hooks_for, python
 from .model import CLASS_KINDS, decorator_name
@@ -44,11 +45,11 @@ def add_recollected(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Add the ids under which pytest runs a selected test again: its class, or the test function itself, imported
     into other test modules (``from .test_base import TestBase`` collects ``test_other.py::TestBase::test_x`` too)."""
     todo = [h for h in hits.values() if h.node.language == "python" and h.qualname and not h.nodeid]
-    graph.prefetch_test_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
+    graph.collection.prefetch_test_imports({(h.node.path, h.qualname.partition(".")[0]) for h in todo})
     while todo:  # the hits added below are Python tests too
         h = todo.pop()
         head, dot, rest = h.qualname.partition(".")
-        for path, file_id, bound in graph.test_imports(h.node.path, head):
+        for path, file_id, bound in graph.collection.test_imports(h.node.path, head):
             qualname = f"{bound}{dot}{rest}"
             if f"{path}::{qualname}" not in hits:
                 node = h.node._replace(path=path, file_id=file_id)
@@ -62,7 +63,7 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     one: the definition may not exist when pytest imports the module, and ``pytest file::TestInnerText`` then stops at
     "not found" without running the other ids; the file (the class) runs whatever tests it has."""
     python = [h for h in hits.values() if not h.nodeid and h.qualname and h.node.language == "python"]
-    guarded = graph.guarded_names({h.node.file_id for h in python}) if python else set()
+    guarded = graph.collection.guarded_names({h.node.file_id for h in python}) if python else set()
     for h in python:
         parts = first_name(h.qualname).split(".")
         if (h.node.file_id, parts[0]) in guarded:
@@ -73,7 +74,8 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     # and the copies a subclass of another file inherits (asttokens' `class TestAstroid(test_mark_tokens.TestMarkTokens)`)
     inherited = [h for h in python if not h.nodeid and h.node.kind in CLASS_KINDS and h.qualname.count(".") == 1]
     bases = {c: graph.nodes(graph.transitive(c, "bases")) for c in {h.node.id for h in inherited}}
-    named = graph.guarded_names({b.file_id for found in bases.values() for b in found.values()}) if inherited else set()
+    base_files = {b.file_id for found in bases.values() for b in found.values()}
+    named = graph.collection.guarded_names(base_files) if inherited else set()
     for h in inherited:
         method = first_name(h.qualname).partition(".")[2]
         if any((b.file_id, f"{first_name(b.qualname)}.{method}") in named for b in bases[h.node.id].values()):
@@ -82,7 +84,7 @@ def name_guarded_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
 
 def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
     """Give the class's node id to each decorated test method (by a decorator of the repository) of a class a
-    metaclass of the repository makes (:meth:`Graph.remade_test_classes`), and to each that a known library
+    metaclass of the repository makes (:meth:`CollectedTests.remade_test_classes`), and to each that a known library
     renames (:func:`_renamed_by_library`): the method may be replaced by tests of other names, and ``pytest
     file::Class::method`` for a name the class no longer has runs nothing (pytest stops at "not found"); the class
     runs whatever tests it has."""
@@ -100,12 +102,12 @@ def name_remade_tests(graph: Graph, hits: dict[str, TestHit]) -> None:
         return
     classes = graph.nodes({h.node.parent_id for h in decorated if h.node.parent_id is not None})
     headed = [c for c in classes.values() if c.decorators_json != "[]" or "metaclass=" in c.signature]
-    remade = graph.remade_test_classes(headed) if headed else set()
+    remade = graph.collection.remade_test_classes(headed) if headed else set()
     for h in decorated:
         cls = classes.get(h.node.parent_id)  # type: ignore[arg-type]
         if cls is None:
             continue
-        if (cls.id in remade and graph.decorated_here(h.node)) or _renamed_by_library(h.node, cls):
+        if (cls.id in remade and graph.collection.decorated_here(h.node)) or _renamed_by_library(h.node, cls):
             h.nodeid = nodeid(cls.path, cls.qualname, cls.language)
 
 
@@ -128,7 +130,7 @@ def add_doctests(
     runs a change (``executed``: pytest imports the module to collect them); and the doctest text files pytest collects
     (``--doctest-glob``, by default ``test*.txt``) whose examples name a reached function or class, or a
     reached method (a special method: its class), matched by name (reason ``doctest``)."""
-    settings = graph.doctest_settings()
+    settings = graph.collection.doctest_settings()
     if settings is None or not reached:
         return
 
@@ -148,7 +150,7 @@ def add_doctests(
             named = _doctest_named(graph, node)
             if named is None:  # doctest never looks inside a function: no example of a nested definition runs
                 return
-            module = graph.import_name(node.path, settings.namespace_packages)
+            module = graph.collection.import_name(node.path, settings.namespace_packages)
             # (`index#3`, the third definition of the name: the one the class keeps, whose doctest runs as `index`)
             name = module if node.kind == "module" else f"{module}.{first_name(node.qualname)}"
             # (a module outside packages: its file, whose every doctest runs, rather than an id pytest may not know;
@@ -157,11 +159,11 @@ def add_doctests(
             if f"{test}#doctest" not in hits:
                 hits[f"{test}#doctest"] = TestHit(node, node.qualname, depth, "doctest", bits, nodeid=test)
 
-        for node in graph.with_examples(reached):
+        for node in graph.collection.with_examples(reached):
             depth, _, bits = reached[node.id]
             add(node, depth + 1, bits)
         ran = {m.file_id: m for m in graph.nodes(executed).values() if m.id in reached}
-        for node, words in graph.docstring_examples():
+        for node, words in graph.collection.docstring_examples():
             module = ran.get(node.file_id)
             if module is not None:  # a module whose import runs the change: collecting its examples runs it
                 depth, _, bits = reached[module.id]
@@ -182,7 +184,7 @@ def add_doctests(
     # and the text files a conftest.py collects through Sybil, below its folder (parsel's docs/conftest.py:
     # `pytest_collect_file = Sybil(parsers=[DocTestParser()], pattern="*.rst").pytest()`), whose code blocks are
     # examples too (tldextract's `Sybil(parsers=[PythonCodeBlockParser()], patterns=["README.md"])`)
-    for folder, pattern in graph.sybil_patterns():
+    for folder, pattern in graph.collection.sybil_patterns():
         if graph.files is not None:
             for path in graph.files.find_tracked(partial(_matches_pattern, pattern), (folder,)):
                 examples[path] = _example_words(graph.files.read_tracked(path), code_blocks=True)
@@ -191,7 +193,8 @@ def add_doctests(
     names = dict(reached_names())
     # an example importing a module whose import runs a change runs it (tldextract's `TLD_EXTRACTOR = TLDExtract()`)
     for module in graph.nodes(executed).values():
-        imported = graph.import_name(module.path) if module.id in reached and module.kind == "module" else None
+        is_reached = module.id in reached and module.kind == "module"
+        imported = graph.collection.import_name(module.path) if is_reached else None
         if imported is None:
             continue
         name = imported.rpartition(".")[2]
@@ -204,18 +207,18 @@ def add_doctests(
 def add_doctest_runners(
     graph: Graph, hits: dict[str, TestHit], reached: dict[int, tuple[int, str, int]], executed: Iterable[int] = ()
 ) -> None:
-    """The test files that run the doctests of modules themselves (:meth:`Graph.doctest_runners`), run whole when an
-    example of a module they import or name calls reached code by name, or when the import of one runs a change (reason
-    ``doctest``): the walk cannot follow what a parametrized test hands to ``doctest.testmod``."""
+    """The test files that run the doctests of modules themselves (:meth:`CollectedTests.doctest_runners`), run whole
+    when an example of a module they import or name calls reached code by name, or when the import of one runs a change
+    (reason ``doctest``): the walk cannot follow what a parametrized test hands to ``doctest.testmod``."""
     if not reached:
         return
-    runners = graph.doctest_runners()
+    runners = graph.collection.doctest_runners()
     if not runners:
         return
     names = _reached_names(graph, reached)
     ran = {m.file_id: reached[m.id] for m in graph.nodes(executed).values() if m.id in reached}
     examples: dict[int, set[str]] = {}
-    for node, words in graph.docstring_examples():
+    for node, words in graph.collection.docstring_examples():
         examples.setdefault(node.file_id, set()).update(words)
     for path, files in sorted(runners.items()):
         nearest = _nearest_named(names, (w for f in files for w in examples.get(f, ())))
@@ -495,7 +498,7 @@ def convention_tests(
     for path, files in sorted(files_by_path.items()):
         if not files:
             continue
-        tests = graph.tests_in_files(files)
+        tests = graph.collection.tests_in_files(files)
         names = names_by_path.get(path, set())
         naming = _tests_naming(graph, tests, names, (methods_by_path or {}).get(path, {})) if names else []
         if naming:

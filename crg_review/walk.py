@@ -263,7 +263,7 @@ def walk_tests(
         graph.prefetch_closure(test_classes, "subclasses")
         ran = [nodes[d] for d in queue if d in executed and d in nodes]  # modules whose import runs a change
         graph.readers.prefetch_file_importers(ran)
-        graph.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and not is_conftest(n.path))
+        graph.collection.prefetch_tests_in_files(n.path for n in ran if n.in_test_file and not is_conftest(n.path))
         nxt: dict[int, int] = {}
         guessed: list[tuple[EdgeIn, Node, int, int, str, int]] = []  # name matches whose scope is to be checked
         for done, (dst, bits) in enumerate(sorted(queue.items())):
@@ -276,9 +276,9 @@ def walk_tests(
             level = levels.get(dst, depth)  # the depth the window counts (see _window_step)
             here = state[dst][2] & window.open_at(level)
             if here and (node.runnable_test or (node.is_test and node.kind in CLASS_KINDS)):
-                _add_tests(graph, hits, graph.tests_under(node), max(depth, 0), reason, here)
+                _add_tests(graph, hits, graph.collection.tests_under(node), max(depth, 0), reason, here)
                 for test_class in [node] if node.kind in CLASS_KINDS else []:
-                    for _method, qual in graph.base_tests(test_class):
+                    for _method, qual in graph.collection.base_tests(test_class):
                         add_hit(hits, test_class, qual, max(depth, 0), reason, here)
                     if test_class.in_test_file and test_class.parent_id == graph.module_symbol(test_class.file_id):
                         # and the class, for the tests its metaclass or a class method attaches (uritemplate's
@@ -286,14 +286,14 @@ def walk_tests(
                         add_hit(hits, test_class, test_class.qualname, max(depth, 0), reason, here)
                 window.found(here, level)
             elif here and node.kind == "method" and not node.is_test and node.name.startswith("test"):
-                mixed_in = graph.inherited_tests(node)  # a test method of a mixin that is no test class
+                mixed_in = graph.collection.inherited_tests(node)  # a test method of a mixin that is no test class
                 for cls, qual in mixed_in:
                     add_hit(hits, cls, qual, max(depth, 0), reason, here)
                 if mixed_in:
                     window.found(here, level)
             elif (
                 here and node.kind == "method" and not node.is_test and not incoming.get(dst)
-                and graph.in_made_test_class(node)
+                and graph.collection.in_made_test_class(node)
             ):
                 # a method nothing calls, of a class of a test module whose base a library makes: tests its metaclass
                 # makes call it (clize's `class DecoHelpTests(FunctionFixtures)` over `repeated_test.WithTestClass(...)`
@@ -305,7 +305,7 @@ def walk_tests(
             if below and _is_autouse(node):
                 _add_tests(graph, hits, _autouse_scope(graph, node), depth + 1, "fixture", below)
                 window.found(below, level + 1)
-            collected = graph.collected_files(node) if below and node.in_test_file else []
+            collected = graph.collection.collected_files(node) if below and node.in_test_file else []
             for path in collected:  # tests a conftest collects from data files, which run this collector
                 add_hit(hits, file_test(path), "", depth + 1, "collected", below)
             if collected:
@@ -479,7 +479,7 @@ def walk_tests(
                     # importing test files' tests are the closest we know
                     if not (dst in start_set and node.kind == "module" and src.in_test_file):
                         continue
-                    _add_tests(graph, hits, graph.tests_in_files([src.path]), depth + 1, "graph", state[dst][2])
+                    _add_tests(graph, hits, graph.collection.tests_in_files([src.path]), depth + 1, "graph", state[dst][2])
                     continue
                 if _guessed(e, demoted, floor):
                     prev = state.get(e.src)
@@ -787,7 +787,7 @@ def _add_tests(
     )
     for t in tests:
         add_hit(hits, t, t.qualname, depth, reason, sources)
-        for sub, qual in graph.inherited_tests(t):
+        for sub, qual in graph.collection.inherited_tests(t):
             add_hit(hits, sub, qual, depth, reason, sources)
 
 
@@ -819,14 +819,14 @@ def _autouse_scope(graph: Graph, fixture: Node) -> list[Node]:
     """The tests an autouse fixture runs for: its class, its module, or below its conftest.py."""
     parent = graph.nodes([fixture.parent_id]).get(fixture.parent_id) if fixture.parent_id else None
     if parent is not None and parent.kind in CLASS_KINDS:
-        return graph.tests_under(parent)
+        return graph.collection.tests_under(parent)
     return _module_tests(graph, fixture.path)
 
 
 def _module_tests(graph: Graph, path: str) -> list[Node]:
     """The tests a test module's code affects: its own, or every test below a conftest.py."""
     if not is_conftest(path):
-        return graph.tests_in_files([path])
+        return graph.collection.tests_in_files([path])
     directory = posixpath.dirname(path)
     prefix = directory + "/" if directory else ""
     paths = [
@@ -835,7 +835,7 @@ def _module_tests(graph: Graph, path: str) -> list[Node]:
             "SELECT path FROM files WHERE is_test=1 AND path LIKE ? ESCAPE '\\'", (escape_like(prefix) + "%",)
         )
     ]
-    return graph.tests_in_files(paths)
+    return graph.collection.tests_in_files(paths)
 
 
 def nodeid(path: str, qualname: str, language: str) -> str:
