@@ -1,10 +1,20 @@
-"""The code graph as the impact walks read it: :class:`Graph` (its records, :class:`~graphnodes.Node` and
-:class:`~graphnodes.EdgeIn`, are :mod:`graphnodes`').
+"""The code graph as the impact walks read it: :class:`Graph`, a read-only, cached view of the index for the walks of
+:mod:`walk` and :mod:`suite` (its records, :class:`~graphnodes.Node` and :class:`~graphnodes.EdgeIn`, are
+:mod:`graphnodes`'). A walk asks about a whole level of nodes at once, so each kind of fact costs one query per level.
 
-:class:`Graph` is a read-only, cached view of the index (symbols, edges, references, tests) for the walks
-of :mod:`walk` and :mod:`suite`: a walk asks about a whole level of nodes at once, so each kind of fact
-costs one query per level. It answers the questions the walks ask about Python's dynamic calls too
-(who reads a table, which classes a scope makes, which fixtures a test takes). No walk logic lives here.
+The Graph answers for the nodes, the edges into them, the definitions of the same name and the class hierarchy, and
+owns the parts that answer the walks' questions about Python's dynamic calls and about tests, each with its own caches:
+
+- ``graph.readers`` (:class:`~readers.ModuleReaders`): who imports a file, who reads the tables and instances a module
+  body keeps;
+- ``graph.receivers`` (:class:`~receivers.ReceiverGuesses`): which scopes use a method's class, and the callers that
+  makes likely (``x.m()`` on an unknown ``x``, pickling and copying);
+- ``graph.dispatch`` (:class:`~dispatch.ImplicitCallers`): the callers Python supplies (constructors, special methods,
+  framework hooks, protocols, enclosing functions, metaclasses);
+- ``graph.collection`` (:class:`~collection.CollectedTests`): the tests of files and classes, and how pytest collects
+  them (doctests, conftest collectors, tests imported again).
+
+No walk logic lives here.
 """
 
 from __future__ import annotations
