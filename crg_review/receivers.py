@@ -210,6 +210,39 @@ class ReceiverGuesses:
             return self._wired(node.id, method)
         return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
 
+    def receiver_classes(self, scope: int, name: str) -> list[set[int]] | None:
+        """For each call ``x.<name>()`` in ``scope``, the classes its receiver is made of, as the scope tells: those
+        made on the line of a ``Cls(...).<name>()``, or on the lines assigning a plain variable ``x``. None when a
+        receiver is anything else, or is assigned anything but a new instance (a parameter, a factory's result).
+        Every call counts: an edge records the first line of the calls of one target only."""
+        calls = self.conn.execute(
+            "SELECT receiver, line FROM refs WHERE scope_id = ? AND kind = 'call' AND name = ?", (scope, name)
+        ).fetchall()
+        if not calls:
+            return None
+        out: list[set[int]] = []
+        for receiver, line in calls:
+            head, paren, _ = receiver.partition("(")
+            if paren and receiver.endswith(")") and all(p.isidentifier() for p in head.split(".")):
+                lines = [line]
+            elif receiver.isidentifier():
+                lines = [
+                    r[0]
+                    for r in self.conn.execute(
+                        "SELECT line FROM refs WHERE scope_id = ? AND kind = 'assign' AND name = ?", (scope, receiver)
+                    )
+                ]
+            else:
+                return None
+            if not lines:
+                return None
+            for at in lines:
+                made = self.graph.classes_called_at(scope, at)
+                if not made:
+                    return None
+                out.append(made)
+        return out
+
     def _method_to_be(self, fn: Node, method: Node) -> bool:
         """Whether ``fn`` is a function written to become a method of a class of its own file that has the
         method: its first parameter is ``self`` and its file defines the method's class or a subclass (a test

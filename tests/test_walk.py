@@ -309,6 +309,53 @@ def test_a_hook_a_base_constructor_calls_runs_for_instances_of_the_overriding_cl
     }
 
 
+def test_a_template_method_runs_an_override_for_instances_of_its_class_only(tmp_path: Path, capsys: Any) -> None:
+    # bibtexparser's `BlockMiddleware.transform` calls `self.transform_block`, which calls `self.transform_entry`: a
+    # change of one middleware's `transform_entry` runs where that middleware transforms, not where a sibling does
+    repo = make_repo(tmp_path / "repo")
+    write(
+        repo,
+        "base.py",
+        "class Middleware:\n    def transform(self, lib):\n        return [self.transform_block(b) for b in lib]\n\n"
+        "    def transform_block(self, block):\n        return self.transform_entry(block)\n\n"
+        "    def transform_entry(self, entry):\n        return entry\n\n\n"
+        "class Upper(Middleware):\n    def transform_entry(self, entry):\n        return entry.upper()\n\n\n"
+        "class Lower(Middleware):\n    def transform_entry(self, entry):\n        return entry.lower()\n\n\n"
+        "def run(middleware, lib):\n    return middleware.transform(lib)\n\n\ndef make():\n    return Lower()\n",
+    )
+    write(
+        repo,
+        "tests/test_upper.py",
+        "from base import Upper\n\n\ndef test_upper():\n    m = Upper()\n    assert m.transform(['a']) == ['A']\n\n\n"
+        "def test_upper_inline():\n    assert Upper().transform(['a']) == ['A']\n",
+    )
+    write(
+        repo,
+        "tests/test_lower.py",
+        "from base import Lower\n\n\ndef test_lower():\n    m = Lower()\n    assert m.transform(['A']) == ['a']\n\n\n"
+        "def test_lower_inline():\n    assert Lower().transform(['A']) == ['a']\n",
+    )
+    write(
+        repo,
+        "tests/test_other.py",
+        "from base import Lower, Middleware, Upper, make, run\n\n\n"
+        "def test_both():\n    m = Lower()\n    assert m.transform(['A']) == ['a']\n    m = Upper()\n"
+        "    assert m.transform(['a']) == ['A']\n\n\n"
+        "def test_run():\n    assert run(Upper(), ['a']) == ['A']\n\n\n"
+        "def test_made():\n    m: Middleware = make()\n    assert m.transform(['A']) == ['a']\n",
+    )
+    commit(repo, "middlewares")
+    edit(repo, "base.py", "return entry.upper()", "return entry.upper() + ''")
+    # each call on an object made of another class is left out; an object from elsewhere may be of any
+    assert set(selected(review(capsys, repo))) == {
+        "tests/test_upper.py::test_upper",
+        "tests/test_upper.py::test_upper_inline",
+        "tests/test_other.py::test_both",
+        "tests/test_other.py::test_run",
+        "tests/test_other.py::test_made",
+    }
+
+
 def test_a_test_file_class_deriving_from_a_testcase_of_a_helper_module_is_a_test_class(
     tmp_path: Path, capsys: Any
 ) -> None:
