@@ -161,7 +161,7 @@ class Reference(NamedTuple):
     ``attr`` (attribute read, a call if it resolves to a property), ``decorator``, ``type``; Python also
     records ``holds`` (a name a module-level statement stores, ``receiver`` the variable it goes into, empty
     when none is known) and ``reads`` (a subscript or loop over a module-level or imported name, ``name``
-    the expression), which resolve to no edge: the walk asks who reads a table (graph.Graph.table_readers).
+    the expression), which resolve to no edge: the walk asks who reads a table (readers.ModuleReaders.table_readers).
     ``receiver`` is the text before the last separator of the callee (``self``, ``os.path``,
     ``super()``), empty for a bare name.
     """

@@ -141,6 +141,9 @@ _REGISTERED_CONFIDENCE = 0.6
 #: an attribute a class lacks, run through its ``__getattr__``: likely, yet an instance attribute set elsewhere
 #: (``self.handler = handler``) is found before it
 _GETATTR_CONFIDENCE = 0.6
+#: ``Cls.from_x(...)`` where ``Cls`` inherits ``from_x`` from a base outside the repository: an alternate constructor by
+#: its name, likely making a ``Cls``, though not certainly (it may build another class, or none)
+_OUTSIDE_FACTORY_CONFIDENCE = 0.5
 #: `@x.setter` and its kin: they add to a property, which no call runs
 _ACCESSOR_DECORATORS = frozenset(("setter", "getter", "deleter"))
 #: an attribute assigned one function by name (``self.key = key or make_key``): a caller may have passed another
@@ -1658,7 +1661,8 @@ class Resolver:
             # protocol methods of unknown objects: every class has them, a name says nothing; but the object's may
             # for an operator or a loop (`version == other` in `def match(self, version)`: semantic_version's
             # Version.__eq__). Not for `schema(data)` or `repr(version)`: left ambiguous, the walk reaches every class's
-            # __call__ or __repr__ from them (graph.Graph.protocol_callers), where one class by name cut voluptuous's callers
+            # __call__ or __repr__ from them (dispatch.ImplicitCallers.protocol_callers), where one class by name cut
+            # voluptuous's callers
             if receiver and kind == "call" and language == "python" and name in _WHOLE_NAME_DUNDERS:
                 methods = [c for c in self.symbols.named(name) if c.kind == "method"]
                 return self._named_after_receiver(receiver, methods, whole=True)
@@ -1698,7 +1702,7 @@ class Resolver:
         if not cands or (len(cands) > MAX_CANDIDATES and not (receiver and kind == "call" and self._few_families(name, cands))):
             # ambiguous, even where the receiver is named after one of the classes: glom's `spec.glomit(target,
             # scope)` with thirty classes defining glomit (one `Spec`) is a protocol of its own, whose implementations
-            # the test walk reaches from the calls left ambiguous (graph.Graph.protocol_callers)
+            # the test walk reaches from the calls left ambiguous (dispatch.ImplicitCallers.protocol_callers)
             return []
         named = self._named_after_receiver(receiver, cands) if kind == "call" and language == "python" else []
         confidence = round(0.5 / len(cands), 3)
@@ -2101,6 +2105,16 @@ class Resolver:
                         out.append(Target(target, "class", 1.0))
                 elif kind == "type" and self._is_enum(target):
                     out.append(Target(target, "class", 1.0))  # `c = Color.RED`: a member, an instance of the enum
+                elif (
+                    kind == "call"
+                    and language == "python"
+                    and name.startswith("from")
+                    and scope.kind in ("function", "method")
+                    and self._outside_ancestor(target.id)
+                ):
+                    # `LocalRefResolver.from_schema(schema)`, an alternate constructor the class inherits from a base
+                    # outside the repository (jsonschema's RefResolver): its `cls(...)` likely makes this class
+                    out.append(Target(target, "class", _OUTSIDE_FACTORY_CONFIDENCE))
             elif target.kind in ("function", "method") and target.decorators and target.file_id == fid:
                 # `@click.command() def cli(): ...` then `cli.main()`: the name holds what the decorator
                 # returns (only for this file's functions: another file's decorators are not tracked here)

@@ -3754,6 +3754,31 @@ def test_a_registry_filled_by_a_decorator_of_the_file_calls_every_function_it_de
     assert not any(d[0] == "pkg/commands.py" for d in calls(edges, "pkg/cli.py::other"))
 
 
+def test_an_alternate_constructor_inherited_from_an_outside_base_makes_the_class(repo: Path, tmp_path: Path) -> None:
+    # jsonmerge's `LocalRefResolver.from_schema(schema)`: a classmethod of jsonschema's RefResolver, whose `cls(...)`
+    # makes the subclass
+    files = {
+        "pkg/res.py": (
+            "from jsonschema import RefResolver\n\n\nclass LocalRefResolver(RefResolver):\n"
+            "    def __init__(self, base, schema):\n        super().__init__(base, schema)\n\n\n"
+            "class Plain:\n    def __init__(self):\n        self.x = 1\n"
+        ),
+        "pkg/use.py": (
+            "from pkg.res import LocalRefResolver, Plain\n\n\ndef make(schema):\n"
+            "    return LocalRefResolver.from_schema(schema)\n\n\ndef other(schema):\n"
+            "    return LocalRefResolver.resolve_remote(schema), Plain.from_anything(schema)\n\n\n"
+            "LocalRefResolver.from_schema({})\n"
+        ),
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {("pkg/res.py", "LocalRefResolver", "class"), ("pkg/res.py", "LocalRefResolver.__init__", "constructor")} <= calls(
+        edges, "pkg/use.py::make"
+    )
+    # another name, a class of the repository's own, or a module's top (where such a call may register the class)
+    assert not any(d[1].startswith(("LocalRefResolver", "Plain")) for d in calls(edges, "pkg/use.py::other"))
+    assert not any(d[1].startswith("LocalRefResolver") for d in calls(edges, "pkg/use.py::<module>"))
+
+
 def test_a_class_body_holding_what_a_factory_returns_refers_to_that_function(repo: Path, tmp_path: Path) -> None:
     files = {
         "pkg/env.py": (

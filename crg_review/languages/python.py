@@ -1914,7 +1914,7 @@ def finalize(result: ParseResult) -> None:
         if (r.kind == "getitem" and (r.scope, r.line, r.receiver) not in written) or r.kind == "iterate":
             # `FORMATS[k]`, `for f in FORMATS`: a read of a module-level variable (a table of functions, maybe)
             # that no call reference records when its type is unknown; the walk asks who reads a table
-            # (graph.Graph.table_readers)
+            # (readers.ModuleReaders.table_readers)
             read = _one_line(r.receiver if r.kind == "getitem" else r.name)
             head = read.split(".", 1)[0].split("[", 1)[0].split("(", 1)[0]
             local = r.scope != MODULE_QUALNAME and head in locals_by_scope.get(r.scope, ())
