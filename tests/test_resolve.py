@@ -1228,6 +1228,22 @@ def test_operators_and_protocol_builtins_call_the_methods_of_typed_operands(repo
 
 
 
+def test_format_and_next_with_a_second_argument_call_the_protocol_of_the_first(repo: Path, tmp_path: Path) -> None:
+    # bitmath's `format(size, ".1f")`, and `next(it, None)`; `int(text, 16)` parses a string, no `__int__` runs
+    files = {
+        "pkg/size.py": "class Size:\n    def __format__(self, spec):\n        return spec\n\n    def __int__(self):\n"
+        "        return 1\n\n\nclass Walk:\n    def __next__(self):\n        raise StopIteration\n",
+        "tests/test_size.py": "from pkg.size import Size, Walk\n\n\n"
+        "def test_format():\n    size = Size()\n    assert format(size, '.1f') == '.1f'\n\n\n"
+        "def test_next():\n    w = Walk()\n    assert next(w, None) is None\n\n\n"
+        "def test_int():\n    size = Size()\n    assert int(size, 16)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("pkg/size.py", "Size.__format__", "typed") in calls(edges, "tests/test_size.py::test_format")
+    assert ("pkg/size.py", "Walk.__next__", "typed") in calls(edges, "tests/test_size.py::test_next")
+    assert not any(d[1] == "Size.__int__" for d in calls(edges, "tests/test_size.py::test_int"))
+
+
 def test_an_augmented_assignment_calls_the_in_place_method_or_else_the_binary_one(repo: Path, tmp_path: Path) -> None:
     # furl: `f /= 'a'` on a furl, which has __truediv__ and no __itruediv__; `total += part` on a class with both
     files = {

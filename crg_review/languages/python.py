@@ -523,7 +523,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
     if kind == "identifier":
         called = source[function.start_byte : function.end_byte]
         name = called.decode("utf-8", "replace")
-        if name in PROTOCOL_BUILTINS and (args.named_child_count == 1 or _iterates_first(name, args)):
+        if name in PROTOCOL_BUILTINS and (
+            args.named_child_count == 1 or name in _PROTOCOL_OF_FIRST or _iterates_first(name, args)
+        ):
             # ((call function: (identifier) @name arguments: (argument_list . [(identifier) (attribute) (call)]
             #   @receiver .)) @reference.protocol (#any-of? @name "str" "repr" ...))
             arg = _named_child(args, 0)
@@ -567,6 +569,9 @@ _ENTERING_METHODS = frozenset(("enter_context", "with_resource"))
 #: that does when it is its only positional one (``dict(pairs, x=1)``); the ordering builtins are read with one
 #: argument only (with ``key=`` they compare what the key gives, not the items)
 _ITERATING_FIRST = frozenset(("enumerate", "sum"))
+#: builtins that run the protocol method of their first argument whatever follows it: ``format(x, spec)`` runs
+#: ``x.__format__(spec)``, ``next(it, default)`` runs ``it.__next__()`` (not ``int(text, 16)``, which parses a string)
+_PROTOCOL_OF_FIRST = frozenset(("format", "next"))
 _ITERATING_ALONE = frozenset(("dict",))
 
 
