@@ -9,7 +9,7 @@ using the class runs its pickling and copying hooks. A part of :class:`~graph.Gr
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .graphnodes import CONSTRUCTORS, FUNCTION_KINDS, EdgeIn, Node, chunks, in_list, padded
@@ -210,38 +210,53 @@ class ReceiverGuesses:
             return self._wired(node.id, method)
         return self._class_uses_family(node.parent_id, method) or self._wired(node.parent_id, method)
 
-    def receiver_classes(self, scope: int, name: str) -> list[set[int]] | None:
-        """For each call ``x.<name>()`` in ``scope``, the classes its receiver is made of, as the scope tells: those
-        made on the line of a ``Cls(...).<name>()``, or on the lines assigning a plain variable ``x``. None when a
-        receiver is anything else, or is assigned anything but a new instance (a parameter, a factory's result).
-        Every call counts: an edge records the first line of the calls of one target only."""
+    def on_other_instances(self, scope: int, name: str, family: Collection[int]) -> bool:
+        """Whether every call ``x.<name>()`` in ``scope`` is on an object the scope makes of a class outside
+        ``family``: the receiver made on the call's line (``Cls(...).<name>()``) or a plain variable whose every
+        assignment makes one (``x = Cls(...)``), and nothing of the family made or called by name on those lines (an
+        edge keeps the first line of its calls only: a class made again further down is found by its name). False
+        for any other receiver (a parameter, a factory's result, an attribute). Every call counts, for the same
+        reason."""
         calls = self.conn.execute(
             "SELECT receiver, line FROM refs WHERE scope_id = ? AND kind = 'call' AND name = ?", (scope, name)
         ).fetchall()
-        if not calls:
-            return None
-        out: list[set[int]] = []
+        plain = sorted({r for r, _ in calls if r.isidentifier()})
+        assigned: dict[str, list[int]] = {}
+        for var, line in self.conn.execute(
+            f"SELECT name, line FROM refs WHERE scope_id = ? AND kind = 'assign' AND name IN ({in_list(plain)})",
+            (scope, *plain),
+        ):
+            assigned.setdefault(var, []).append(line)
+        made_lines: list[list[int]] = []
         for receiver, line in calls:
             head, paren, _ = receiver.partition("(")
             if paren and receiver.endswith(")") and all(p.isidentifier() for p in head.split(".")):
-                lines = [line]
-            elif receiver.isidentifier():
-                lines = [
-                    r[0]
-                    for r in self.conn.execute(
-                        "SELECT line FROM refs WHERE scope_id = ? AND kind = 'assign' AND name = ?", (scope, receiver)
-                    )
-                ]
+                made_lines.append([line])
+            elif assigned.get(receiver):
+                made_lines.append(assigned[receiver])
             else:
-                return None
-            if not lines:
-                return None
-            for at in lines:
-                made = self.graph.classes_called_at(scope, at)
-                if not made:
-                    return None
-                out.append(made)
-        return out
+                return False
+        lines = sorted({at for group in made_lines for at in group})
+        if not lines:
+            return False
+        kinds = sorted(CLASS_KINDS)
+        made: dict[int, set[int]] = {}
+        for at, cls in self.conn.execute(
+            "SELECT e.line, e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ?"
+            f" AND e.line IN ({in_list(lines)}) AND e.kind = 'call' AND s.kind IN ({in_list(kinds)})",
+            (scope, *lines, *kinds),
+        ):
+            made.setdefault(at, set()).add(cls)
+        family_names = {n.name for n in self.graph.nodes(family).values()}
+        named = {
+            at
+            for at, called in self.conn.execute(
+                f"SELECT line, name FROM refs WHERE scope_id = ? AND kind = 'call' AND line IN ({in_list(lines)})",
+                (scope, *lines),
+            )
+            if called in family_names
+        }
+        return all(made.get(at) and made[at].isdisjoint(family) and at not in named for at in lines)
 
     def _method_to_be(self, fn: Node, method: Node) -> bool:
         """Whether ``fn`` is a function written to become a method of a class of its own file that has the

@@ -351,7 +351,7 @@ def walk_tests(
                     for e in edges
                     if not (e.resolution in ("self", "super") and _caller_class(graph, e) not in family)
                     and not (e.resolution == "constructor" and graph.classes_called_at(e.src, e.line).isdisjoint(family))
-                    and not (e.resolution == "typed" and _on_other_instances(graph, e, node, family))
+                    and not (e.resolution == "typed" and graph.receivers.on_other_instances(e.src, node.name, family))
                 ]
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does
                 made = _made_for_tests(graph, node, family)
@@ -587,13 +587,6 @@ def _dispatch_family(graph: Graph, node: Node, overriding: set[int]) -> set[int]
     if node.parent_id is None or not all(node.parent_id in graph.transitive(c, "bases") for c in overriding):
         return None
     return graph.family(overriding)
-
-
-def _on_other_instances(graph: Graph, e: EdgeIn, node: Node, family: set[int]) -> bool:
-    """Whether every call of ``node``'s name in the scope of ``e`` is on an object the scope makes of a class
-    outside ``family`` (:meth:`~receivers.ReceiverGuesses.receiver_classes`)."""
-    made = graph.receivers.receiver_classes(e.src, node.name)
-    return made is not None and all(classes.isdisjoint(family) for classes in made)
 
 
 def _caller_class(graph: Graph, e: EdgeIn) -> int | None:
