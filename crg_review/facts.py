@@ -35,11 +35,13 @@ class FileFacts:
         self._alias_names: dict[int, dict[tuple[int, str], list[str]]] = {}  # file → (scope, aliased text) → names
         self._param_callers: dict[int, frozenset[int]] = {}  # file → its functions that call a parameter
         self._set_on_self: dict[int, dict[int, set[str]]] = {}  # file → class → :meth:`self_attributes`
+        self._by_variable: dict[int, dict[str, list[int]]] = {}  # file → variable → :meth:`stating` scopes
 
     def forget(self, file_id: int) -> None:
         """Drop what only the file's own scopes ask (its variables' facts, constructions, aliases, tables): it is
         resolved, and a big build keeps its memory flat."""
         self._facts.pop(file_id, None)
+        self._by_variable.pop(file_id, None)
         self._constructed_vars.pop(file_id, None)
         self._alias_names.pop(file_id, None)
         self._tables.pop(file_id, None)
@@ -66,6 +68,17 @@ class FileFacts:
                 out.setdefault((scope_id, name), []).append((kind, text))
             self._facts[file_id] = out
         return self._facts[file_id]
+
+    def stating(self, file_id: int, var: str) -> list[tuple[int, list[Fact]]]:
+        """The scopes of the file with facts about a variable of that name, each with them (:meth:`variables`,
+        indexed by name once a file)."""
+        facts = self.variables(file_id)
+        index = self._by_variable.get(file_id)
+        if index is None:
+            index = self._by_variable[file_id] = {}
+            for scope_id, name in facts:
+                index.setdefault(name, []).append(scope_id)
+        return [(scope_id, facts[(scope_id, var)]) for scope_id in index.get(var, ())]
 
     def returned(self, file_id: int) -> dict[int, list[Fact]]:
         """A file's facts of what its functions return (function id → (kind, text)), the only facts of a file

@@ -247,16 +247,16 @@ class ReceiverGuesses:
             (scope, *lines, *kinds),
         ):
             made.setdefault(at, set()).add(cls)
+        if not all(made.get(at) and made[at].isdisjoint(family) for at in lines):
+            return False
         family_names = {n.name for n in self.graph.nodes(family).values()}
-        named = {
-            at
-            for at, called in self.conn.execute(
-                f"SELECT line, name FROM refs WHERE scope_id = ? AND kind = 'call' AND line IN ({in_list(lines)})",
+        return not any(
+            called in family_names
+            for (called,) in self.conn.execute(
+                f"SELECT name FROM refs WHERE scope_id = ? AND kind = 'call' AND line IN ({in_list(lines)})",
                 (scope, *lines),
             )
-            if called in family_names
-        }
-        return all(made.get(at) and made[at].isdisjoint(family) and at not in named for at in lines)
+        )
 
     def _method_to_be(self, fn: Node, method: Node) -> bool:
         """Whether ``fn`` is a function written to become a method of a class of its own file that has the

@@ -2391,8 +2391,8 @@ class Resolver:
         """What the functions of the file ``fid`` add to the module's ``container`` (``HANDLERS[name] = fn``,
         ``HOOKS.append(fn)``), each with the function, from those that bind no ``container`` of their own."""
         added: list[tuple[Sym, Fact]] = []
-        for (scope_id, var), facts in self.file_facts.variables(fid).items():
-            if var != container or any(kind != "item" for kind, _ in facts):
+        for scope_id, facts in self.file_facts.stating(fid, container):
+            if any(kind != "item" for kind, _ in facts):
                 continue
             fn = self.symbols.sym(scope_id)
             if fn.kind in ("function", "method") and container not in _param_names(fn):
