@@ -247,6 +247,8 @@ class Resolver:
         self._one_families: dict[str, bool] = {}
         self._module_families: dict[str, list[Sym]] = {}  # by name: Resolver._module_family
         self._base_name_cache: dict[int, frozenset[str]] = {}
+        #: _types_of by (file, scope, variable, depth): a deeper ask may be cut short, so the depth is part of the key
+        self._types_cache: dict[tuple[int, int, str, int], list[Sym]] = {}
         self._depth = 0
 
     # --- cached look-ups -------------------------------------------------------------------------
@@ -352,6 +354,17 @@ class Resolver:
     def _types_of(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         """Classes a variable holds, from ``var = Cls(...)``, annotations, ``for var in ...`` and aliases in
         its scope chain."""
+        if self._depth > 4:  # what follows would find nothing to add at this depth: ask no facts
+            return []
+        key = (fid, scope.id, var, self._depth)
+        cached = self._types_cache.get(key)
+        if cached is None:
+            cached = self._types_asked(fid, scope, var)
+            if not self._in_progress:  # (an import cycle's guard cuts a look-up short: not kept)
+                self._types_cache[key] = cached
+        return list(cached)  # (a copy: callers add to what they get)
+
+    def _types_asked(self, fid: int, scope: Sym, var: str) -> list[Sym]:
         found = self._facts_of(fid, scope, var, bases_elsewhere=True)
         if not found and (held := self._property_value(fid, scope, var)) is not None:
             return held
@@ -1242,6 +1255,7 @@ class Resolver:
             # what only this file's own scopes asked is not asked again: keep memory flat on big builds
             self.file_facts.forget(fid)
             self._scoped_lookups.clear()
+            self._types_cache.clear()
 
     def _resolve_file(self, fid: int) -> None:
         edges: dict[tuple[int, int, str], tuple[object, ...]] = {}
