@@ -158,7 +158,8 @@ class Reference(NamedTuple):
     """A use of a name inside ``scope`` (a qualname, MODULE_QUALNAME at top level).
 
     ``kind``: ``call`` (callee), ``ref`` (a name passed or stored as a value, e.g. a callback),
-    ``attr`` (attribute read, a call if it resolves to a property), ``decorator``, ``type``; Python also
+    ``attr`` (attribute read, a call if it resolves to a property), ``decorator``, ``type`` (a class named as a type:
+    an annotation, the class of ``super(Cls, self)``); Python also
     records ``holds`` (a name a module-level statement stores, ``receiver`` the variable it goes into, empty
     when none is known) and ``reads`` (a subscript or loop over a module-level or imported name, ``name``
     the expression), which resolve to no edge: the walk asks who reads a table (readers.ModuleReaders.table_readers).

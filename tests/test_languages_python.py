@@ -421,3 +421,17 @@ def test_functions_given_in_parentheses_to_break_a_line_are_references() -> None
     refs = {(r.kind, r.name, r.receiver, r.line) for r in parse(source.encode(), "pkg/v.py", "python").references}
     # jsonschema's `"unevaluatedProperties": (\n _legacy_keywords.unevaluatedProperties_draft2019\n),`
     assert {("ref", "a", "kw", 6), ("ref", "b", "kw", 8), ("ref", "local", "", 11), ("ref", "d", "kw", 15)} <= refs
+
+
+def test_the_class_super_is_given_is_named_as_a_type() -> None:
+    source = (
+        "from pkg import Size, Unit\n\n\nclass Big(Size):\n    def __init__(self, n):\n"
+        "        super(Big, self).__init__(n)\n\n\n"
+        "def same(a, b):\n    return isinstance(b, (int, Unit)) or issubclass(a, Size)\n"
+    )
+    refs = {(r.kind, r.name, r.line) for r in parse(source.encode(), "pkg/v.py", "python").references}
+    # super's first argument: a type, as in an annotation
+    assert ("type", "Big", 6) in refs and ("ref", "Big", 6) not in refs
+    # an isinstance or issubclass check names a value: the object checked comes in there, and its special methods run
+    # there (bitmath's `best_prefix`: `isinstance(self, Byte)`, then `abs(self) < Byte(1)`)
+    assert {("ref", "Unit", 10), ("ref", "Size", 10)} <= refs

@@ -1224,6 +1224,32 @@ def test_a_special_method_is_reached_through_the_users_of_its_class(tmp_path: Pa
     assert not {"tests/test_lazy.py::test_other", "tests/test_lazy.py::test_direct"} & set(tests)
 
 
+def test_super_names_a_class_without_making_an_instance(tmp_path: Path, capsys: Any) -> None:
+    # spans: `super(DiscreteRange, self).__init__(...)` names the class as a type, as an annotation does: the instance
+    # was made by whoever called the constructor (a direct call the resolver types), not there; a class given as a
+    # value (`[Size]`) is made out of the resolver's sight, and stands for the users of its special methods
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/size.py",
+        "class Size:\n    def __init__(self, n):\n        self.n = n\n\n    def __add__(self, other):\n"
+        "        return Size(self.n + other.n)\n\n\n"
+        "class Big(Size):\n    def __init__(self, n):\n        super(Big, self).__init__(n * 1000)\n\n\n"
+        "def parse(text):\n    kinds = [Size]\n    return kinds[0](int(text))\n",
+    )
+    write(
+        repo,
+        "tests/test_size.py",
+        "from pkg.size import Big, parse\n\n\ndef test_parse():\n    assert parse('1')\n\n\n"
+        "def test_big():\n    assert Big(1).n == 1000\n",
+    )
+    commit(repo, "size")
+    edit(repo, "pkg/size.py", "        return Size(self.n + other.n)\n", "        return Size(self.n - other.n)\n")
+    tests = selected(review(capsys, repo))
+    assert "tests/test_size.py::test_parse" in tests
+    assert "tests/test_size.py::test_big" not in tests
+
+
 def test_an_instance_a_class_body_makes_runs_its_special_methods_for_the_users_of_that_class(
     tmp_path: Path, capsys: Any
 ) -> None:
