@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from .model import CLASS_KINDS, decorator_name
-from .resolve import MAX_CANDIDATES, ORDERING_METHODS
+from .resolve import ABC_MIXINS, MAX_CANDIDATES, ORDERING_METHODS
 from .store import path_names
 
 __all__ = ["affected_files", "file_ids", "hierarchy_dependents", "inherit_pairs"]
@@ -35,6 +35,8 @@ def affected_files(conn: sqlite3.Connection, changed_ids: set[int], names: set[s
         names.update(ORDERING_METHODS)
     if "__missing__" in names:  # `x[k]` runs __missing__ where x's class has no __getitem__ (Resolver._instance_member)
         names.add("__getitem__")
+    # `x.update(d)` runs the __setitem__ of a class deriving from MutableMapping without an update (Resolver._abc_mixin)
+    names.update(mixin for mixins in ABC_MIXINS.values() for mixin, target in mixins.items() if target in names)
     if "__getattr__" in names or "__setattr__" in names or "__getattribute__" in names:
         # a class gaining or losing one changes `x.name` for any name it lacks (every store, for __setattr__, of its
         # instances and of its bases' own methods): every file

@@ -2209,7 +2209,20 @@ class Resolver:
             # `@functools.total_ordering` makes the other comparisons from the one the class defines (attrs'
             # VersionInfo: `vi <= (19, 2)` runs its __lt__)
             m = next((r for r in (self.hierarchy.member(class_id, root) for root in ORDERING_METHODS) if r is not None), None)
+        if m is None and name in _MIXIN_NAMES:
+            m = self._abc_mixin(class_id, name)
         return m
+
+    def _abc_mixin(self, class_id: int, name: str) -> Sym | None:
+        """The method of a class's own that the ``collections.abc`` mixin ``name`` of an outside base runs
+        (:data:`ABC_MIXINS`)."""
+        for c in self.hierarchy.linearized(class_id):
+            inside = {self.symbols.sym(b).name for b in self.hierarchy.bases_of(c)}
+            for base in sorted(self._base_names(c) - inside):  # (a base of the repository of such a name is no mixin)
+                target = ABC_MIXINS.get(base, {}).get(name)
+                if target is not None:
+                    return self.hierarchy.member(class_id, target)
+        return None
 
     def _repr_for_str(self, fid: int, class_id: int) -> Sym | None:
         """``str(x)``, ``f"{x}"``, ``"%s" % x`` of an instance whose class has a ``__repr__`` and no ``__str__``:
@@ -3245,6 +3258,41 @@ _SETUP_FAMILY = {"setUp": CLASS_TEST_HOOKS}
 _MODULE_FAMILY_MIN = 3
 #: the comparisons ``functools.total_ordering`` completes from whichever one a class defines (the first of these)
 ORDERING_METHODS = ("__lt__", "__le__", "__gt__", "__ge__")
+
+_MAPPING_MIXINS = {
+    "get": "__getitem__", "__contains__": "__getitem__", "__eq__": "__getitem__", "__ne__": "__getitem__",
+    "keys": "__iter__", "items": "__iter__", "values": "__iter__",
+}
+_SEQUENCE_MIXINS = {n: "__getitem__" for n in ("__contains__", "__iter__", "__reversed__", "index", "count")}
+_SET_MIXINS = {
+    **{n: "__contains__" for n in ("__le__", "__lt__", "__eq__", "__ne__", "__gt__", "__ge__", "isdisjoint")},
+    **{n: "__iter__" for n in ("__and__", "__or__", "__sub__", "__xor__")},
+}
+#: the methods ``collections.abc``'s classes give a subclass, written on the abstract methods it defines: a call of one
+#: on an instance of a class deriving from such a base (by its last name, the base outside the repository) that does
+#: not define it runs the class's own method it is written on (pqdict's `self.update(data)` in `__init__` runs its
+#: `__setitem__` for each item); the one a mixin calls first, where it calls several
+ABC_MIXINS: dict[str, dict[str, str]] = {
+    "Mapping": _MAPPING_MIXINS,
+    "MutableMapping": {
+        **_MAPPING_MIXINS,
+        "update": "__setitem__", "setdefault": "__setitem__",
+        "pop": "__delitem__", "popitem": "__delitem__", "clear": "__delitem__",
+    },
+    "Sequence": _SEQUENCE_MIXINS,
+    "MutableSequence": {
+        **_SEQUENCE_MIXINS,
+        "append": "insert", "extend": "insert", "__iadd__": "insert",
+        "pop": "__delitem__", "remove": "__delitem__", "reverse": "__setitem__",
+    },
+    "Set": _SET_MIXINS,
+    "MutableSet": {
+        **_SET_MIXINS,
+        "clear": "discard", "pop": "discard", "remove": "discard", "__iand__": "discard", "__isub__": "discard",
+        "__ior__": "add", "__ixor__": "add",
+    },
+}
+_MIXIN_NAMES = frozenset(n for mixins in ABC_MIXINS.values() for n in mixins)
 #: the module-level hooks a test's implicit ``setup_module`` reference stands for (every test of the module), and
 #: ``setup_function`` (its module-level test functions): python.extra_references
 _MODULE_SETUP_FAMILY = {"setup_module": MODULE_TEST_HOOKS, "setup_function": FUNCTION_TEST_HOOKS}

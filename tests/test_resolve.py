@@ -4334,3 +4334,32 @@ def test_an_instance_a_scope_constructs_runs_its_own_class_methods_not_the_overr
     assert ("pkg/managers.py", "Hooks.get", "dispatch") in calls(edges, "pkg/uses.py::exact")
     edges = assert_incremental_equals_full(repo, tmp_path, tmp_path / "i.db", {"pkg/managers.py": MANAGERS})
     assert ("pkg/managers.py", "Hooks.get", "dispatch") not in calls(edges, "pkg/uses.py::exact")
+
+
+def test_a_collections_abc_mixin_runs_the_method_of_its_subclass_it_is_written_on(repo: Path, tmp_path: Path) -> None:
+    # pqdict: `self.update(data)` in the constructor of a MutableMapping subclass runs MutableMapping.update, which
+    # runs `self[k] = v`: the subclass's __setitem__; `pq.get(k)` its __getitem__ (Mapping.get), `k in seq` a
+    # Sequence's __getitem__; a base of that name in the repository is no such mixin
+    edges, _, _ = index(
+        repo,
+        {
+            "pq.py": (
+                "from collections.abc import MutableMapping, Sequence\n\n\n"
+                "class PQ(MutableMapping):\n    def __init__(self, data=()):\n        self._d = {}\n        self.update(data)\n\n"
+                "    def __setitem__(self, k, v):\n        self._d[k] = v\n\n    def __getitem__(self, k):\n        return self._d[k]\n\n"
+                "    def __delitem__(self, k):\n        del self._d[k]\n\n    def __iter__(self):\n        return iter(self._d)\n\n"
+                "    def __len__(self):\n        return len(self._d)\n\n\n"
+                "class Row(Sequence):\n    def __getitem__(self, i):\n        return i\n\n    def __len__(self):\n        return 1\n\n\n"
+                "def use(pq: PQ, row: Row):\n    return pq.get('a'), 1 in row\n"
+            ),
+            "own.py": (
+                "class Set:\n    def union(self, x):\n        return self\n\n\n"
+                "class Mine(Set):\n    def __contains__(self, i):\n        return True\n\n\n"
+                "def other(m: Mine):\n    return m.isdisjoint(1)\n"
+            ),
+        },
+        tmp_path / "i.db",
+    )
+    assert ("pq.py", "PQ.__setitem__", "self") in calls(edges, "pq.py::PQ.__init__")
+    assert {("pq.py", "PQ.__getitem__", "typed"), ("pq.py", "Row.__getitem__", "typed")} <= calls(edges, "pq.py::use")
+    assert not {dst for _path, dst, _how in calls(edges, "own.py::other")} & {"Mine.__contains__", "Set.union"}
