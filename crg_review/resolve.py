@@ -67,7 +67,7 @@ from .model import (
 )
 from .modulemap import ModuleMap
 from .store import escape_like
-from .symbols import SYM_COLUMNS, Sym, SymbolTable, name_fits, sym_from_row
+from .symbols import SYM_COLUMNS, Sym, SymbolTable, is_overload, name_fits, sym_from_row
 from .typetext import call_chain, class_object_names, element_name, strip_generics, type_head, type_name, type_names
 
 log = logging.getLogger(__name__)
@@ -744,15 +744,16 @@ class Resolver:
         """Classes a function returns: those its return annotation names (``def f() -> "Thing"``); without
         one, for a function of the file ``fid`` being resolved, those its ``return`` statements give
         (another file's function bodies are not read: editing one re-resolves only its own file), and for a
-        classmethod of another file, its class. For an ``@overload`` stub: those of every definition of its name
-        there (automat's ``TypeMachineBuilder.state`` returns a ``TypedState`` for one argument, a ``TypedDataState``
-        for two)."""
-        if fn.parent_id is not None and any(d.rpartition(".")[2] == "overload" for d in fn.decorators):
-            out: list[Sym] = []
-            for d in self.symbols.children(fn.parent_id):
-                if d.name == fn.name:
+        classmethod of another file, its class. For a function with ``@overload`` stubs (a call runs the definition
+        that is none: SymbolTable.child_map): those of every definition of its name there (automat's
+        ``TypeMachineBuilder.state`` returns a ``TypedState`` for one argument, a ``TypedDataState`` for two)."""
+        if fn.parent_id is not None and ("#" in fn.qualname or is_overload(fn)):
+            same = [d for d in self.symbols.children(fn.parent_id) if d.name == fn.name]
+            if any(is_overload(d) for d in same):
+                out: list[Sym] = []
+                for d in same:
                     out.extend(c for c in self._returns_of(d, fid) if c not in out)
-            return out
+                return out
         return self._returns_of(fn, fid)
 
     def _returns_of(self, fn: Sym, fid: int) -> list[Sym]:

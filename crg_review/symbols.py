@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .model import CLASS_KINDS, MODULE_QUALNAME
 from .modulemap import ModuleMap
 
-__all__ = ["SYM_COLUMNS", "Sym", "SymbolTable", "name_fits", "sym_from_row"]
+__all__ = ["SYM_COLUMNS", "Sym", "SymbolTable", "is_overload", "name_fits", "sym_from_row"]
 
 
 @dataclass(frozen=True)
@@ -142,13 +142,16 @@ class SymbolTable:
         return [sym_from_row(r) for r in rows]
 
     def child_map(self, sid: int) -> dict[str, Sym]:
-        """Children of a symbol by name (the first definition of a name wins, as in a look-up)."""
+        """Children of a symbol by name (the first definition of a name wins, as in a look-up; but not a
+        ``typing.overload`` stub, which never runs, over the definition that does: pqdict's `minpq`)."""
         m = self._child_maps.get(sid)
         if m is None:
             m = {}
             for child in self.children(sid):
                 if child.kind not in ("module", "test"):  # `it("run")` is not a definition of `run`
-                    m.setdefault(child.name, child)
+                    known = m.get(child.name)
+                    if known is None or (is_overload(known) and not is_overload(child)):
+                        m[child.name] = child
             self._child_maps[sid] = m
         return m
 
@@ -160,3 +163,8 @@ class SymbolTable:
                 return s
             s = self.sym(s.parent_id) if s.parent_id is not None else None
         return None
+
+
+def is_overload(sym: Sym) -> bool:
+    """Whether a definition is a ``@typing.overload`` stub (a signature for type checkers, never run)."""
+    return any(d.rpartition(".")[2] == "overload" for d in sym.decorators)
