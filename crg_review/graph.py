@@ -130,7 +130,7 @@ class Graph:
 
     def aliases(self, node: Node) -> list[int]:
         """Other definitions of the same qualname in the same file (``f``, ``f#2``: ``typing.overload``
-        stubs, conditional definitions): the resolver binds calls to the first one only."""
+        stubs, conditional definitions): the resolver binds calls to one only (the first that is no stub)."""
         if node.kind not in FUNCTION_KINDS:
             return []
         groups = self._aliases.get(node.file_id)
