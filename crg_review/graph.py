@@ -213,17 +213,18 @@ class Graph:
             for key, value in self.conn.execute(sql.format(in_list(chunk)), chunk):
                 cache[key].append(value)
 
-    def classes_called_at(self, scope: int, line: int) -> set[int]:
-        """The classes ``scope`` calls (constructs) at ``line``."""
+    def classes_called_on(self, scope: int, lines: Iterable[int]) -> dict[int, set[int]]:
+        """The classes ``scope`` calls (constructs) on each of ``lines`` that has any."""
         kinds = sorted(CLASS_KINDS)
-        return {
-            r[0]
-            for r in self.conn.execute(
-                "SELECT e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ? AND e.line = ?"
-                f" AND e.kind = 'call' AND s.kind IN ({in_list(kinds)})",
-                (scope, line, *kinds),
-            )
-        }
+        at = sorted(set(lines))
+        made: dict[int, set[int]] = {}
+        for line, cls in self.conn.execute(
+            "SELECT e.line, e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ?"
+            f" AND e.line IN ({in_list(at)}) AND e.kind = 'call' AND s.kind IN ({in_list(kinds)})",
+            (scope, *at, *kinds),
+        ):
+            made.setdefault(line, set()).add(cls)
+        return made
 
     def descendants(self, class_id: int) -> list[int]:
         """In-repo subclasses at any depth, nearest first."""

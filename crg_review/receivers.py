@@ -239,14 +239,7 @@ class ReceiverGuesses:
         lines = sorted({at for group in made_lines for at in group})
         if not lines:
             return False
-        kinds = sorted(CLASS_KINDS)
-        made: dict[int, set[int]] = {}
-        for at, cls in self.conn.execute(
-            "SELECT e.line, e.dst_id FROM edges e JOIN symbols s ON s.id = e.dst_id WHERE e.src_id = ?"
-            f" AND e.line IN ({in_list(lines)}) AND e.kind = 'call' AND s.kind IN ({in_list(kinds)})",
-            (scope, *lines, *kinds),
-        ):
-            made.setdefault(at, set()).add(cls)
+        made = self.graph.classes_called_on(scope, lines)
         if not all(made.get(at) and made[at].isdisjoint(family) for at in lines):
             return False
         family_names = {n.name for n in self.graph.nodes(family).values()}

@@ -350,7 +350,7 @@ def walk_tests(
                     e
                     for e in edges
                     if not (e.resolution in ("self", "super") and _caller_class(graph, e) not in family)
-                    and not (e.resolution == "constructor" and graph.classes_called_at(e.src, e.line).isdisjoint(family))
+                    and not (e.resolution == "constructor" and graph.classes_called_on(e.src, [e.line]).get(e.line, set()).isdisjoint(family))
                     and not (e.resolution == "typed" and graph.receivers.on_other_instances(e.src, node.name, family))
                 ]
             if not node.runnable_test:  # the runner runs a test: no constructor, copy hook or maker does

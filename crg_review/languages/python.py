@@ -1058,22 +1058,17 @@ def _last_name(callee: Any, source: bytes) -> bytes:
     return source[end.start_byte : end.end_byte] if end is not None else b""
 
 
-#: builtins whose argument at that position names a class as a type, not a value used: ``super(Cls, self)``. (Not
-#: ``isinstance(x, Cls)``: the object checked comes in there, and its special methods run there; bitmath's
-#: `best_prefix` checks `isinstance(self, Byte)`, then runs `abs(self) < Byte(1)`. Taken as a type, a bitmath replay
-#: selected 5 points less of its suite and missed 15 failing tests more.)
-_TYPE_CHECKS = {b"super": 0}
-
-
-def _checked_type(node: Any) -> bool:
-    """Whether the argument ``node`` names the class of ``super(Cls, self)``: the class as a type, as in an annotation
+def _super_class(node: Any) -> bool:
+    """Whether the argument ``node`` is the class of ``super(Cls, self)``: the class as a type, as in an annotation
     (a reference of kind ``type``). It makes no instance: the one it runs on was made by whoever called the
-    constructor (dispatch.ImplicitCallers.constructed_via)."""
+    constructor (dispatch.ImplicitCallers.constructed_via). (Not the class of ``isinstance(x, Cls)``: the object checked
+    comes in there, and its special methods run there; bitmath's `best_prefix` checks `isinstance(self, Byte)`, then
+    runs `abs(self) < Byte(1)`. Taken as a type, a bitmath replay selected 5 points less of its suite and missed 15
+    failing tests more.)"""
     args = node.parent
     call = args.parent if args is not None and args.type == "argument_list" else None
     function = _called_function(call) if call is not None and call.type == "call" else None
-    position = _TYPE_CHECKS.get(function.text) if function is not None and function.type == "identifier" else None
-    return position is not None and _named_child(args, position) == node
+    return function is not None and function.text == b"super" and _named_child(args, 0) == node
 
 
 def _called_function(call: Any) -> Any:
@@ -1634,8 +1629,8 @@ def _values(node: Any, variable: Any, out: list[Item]) -> None:
 
 def expand(what: str, node: Any, caps: dict[str, list[Any]], source: bytes) -> list[Item]:
     """The calls and references an ``@expand.<what>`` capture stands for (see python.scm)."""
-    if what == "ref" and node.type == "identifier" and _checked_type(node):
-        return [("typecheck", node, None)]
+    if what == "ref" and node.type == "identifier" and _super_class(node):
+        return [("superclass", node, None)]
     if what == "attr" or what == "ref" or what == "decorator" or what == "type":
         return _member(what, node)
     if what == "call":
@@ -1975,13 +1970,13 @@ def finalize(result: ParseResult) -> None:
                     refs.append(Reference(kind, name, receiver, r.line, r.scope, None, ()))
             continue
         if (
-            r.kind in ("ref", "typecheck")
+            r.kind in ("ref", "superclass")
             and not r.receiver
             and (r.name in _BUILTINS or r.name in locals_by_scope.get(r.scope, ()))
             and (r.scope, r.name) not in collections  # a local, but one holding functions may be given to a call
         ):
             continue
-        if r.kind == "typecheck":  # the class of `super(Cls, self)`: named as a type (_checked_type)
+        if r.kind == "superclass":  # the class of `super(Cls, self)`: named as a type (_super_class)
             refs.append(r._replace(kind="type"))
             continue
         if r.kind == "with":
