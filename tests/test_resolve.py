@@ -520,6 +520,28 @@ def test_a_table_of_bound_methods_filled_by_getattr_of_a_prefix_calls_each(repo:
     assert table == {"Interp.on_add", "Interp.on_sub", "Interp.missing"}
 
 
+def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
+    # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
+    # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`
+    # is another function
+    files = {
+        "ply/lex.py": "def lex(module=None, debug=False):\n    return module\n",
+        "ply/yacc.py": "def yacc(module=None, debug=False):\n    return module\n",
+        "lexer.py": "from ply import lex\n\n\nclass Lexer:\n    def t_NUMBER(self, t):\n        return t\n\n"
+        "    def t_error(self, t):\n        return None\n\n    def token_count(self):\n        return 0\n\n"
+        "    def __init__(self):\n        self.lex = lex.lex(module=self, debug=False)\n",
+        "grammar.py": "from ply import yacc\n\n\ndef p_expression(p):\n    p[0] = p[1]\n\n\n"
+        "def parse_number(p):\n    return p\n\n\ndef build():\n    return yacc.yacc(debug=False)\n\n\n"
+        "def colour(code, lex):\n    return lex(code, 'python')\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    rules = {(dst, how) for path, dst, how in calls(edges, "lexer.py::Lexer.__init__") if path == "lexer.py"}
+    assert rules == {("Lexer.t_NUMBER", "getattr"), ("Lexer.t_error", "getattr")}
+    assert ("grammar.py", "p_expression", "local") in calls(edges, "grammar.py::build")
+    assert not any(dst == "parse_number" for _, dst, _ in calls(edges, "grammar.py::build"))
+    assert not any(dst.startswith("p_") for _, dst, _ in calls(edges, "grammar.py::colour"))
+
+
 def test_an_attribute_assigned_on_self_runs_the_class_setattr(repo: Path, tmp_path: Path) -> None:
     files = {
         "group.py": "class Base:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"

@@ -2493,3 +2493,30 @@ def test_a_method_nothing_calls_in_a_test_class_a_library_makes_selects_its_file
     tests = selected(review(capsys, repo))
     assert tests["tests/test_made.py"] == (4, "graph")
     assert not [t for t in tests if t.startswith("tests/test_plain.py")]  # a plain class: pytest collects nothing there
+
+
+def test_a_rule_ply_finds_by_name_is_reached_from_the_users_of_the_lexer_it_builds(tmp_path: Path, capsys: Any) -> None:
+    """pyhcl: `hcl.loads` parses with a parser whose `Lexer()` builds PLY's lexer by `lex.lex(module=self)`; the
+    lexer calls the class's `t_*` rules by name. A test that only tokenizes with a lexer of its own runs none."""
+    repo = project(tmp_path)
+    write(repo, "pkg/ply/__init__.py", "")
+    write(repo, "pkg/ply/lex.py", "def lex(module=None, debug=False):\n    return module\n")
+    write(
+        repo,
+        "pkg/hcl.py",
+        "from .ply import lex\n\n\nclass Lexer:\n    def t_NUMBER(self, t):\n        return int(t)\n\n"
+        "    def __init__(self):\n        self.lex = lex.lex(module=self, debug=False)\n\n\n"
+        "class Plain:\n    def t_NUMBER(self, t):\n        return t\n\n\n"
+        "def loads(text):\n    return [Lexer(), text]\n",
+    )
+    write(
+        repo,
+        "tests/test_use.py",
+        "from pkg.hcl import Plain, loads\n\n\ndef test_loads():\n    assert loads('1')\n\n\n"
+        "def test_plain():\n    assert Plain().t_NUMBER('1')\n",
+    )
+    commit(repo, "hcl")
+    edit(repo, "pkg/hcl.py", "        return int(t)\n", "        return float(t)\n")
+    got = selected(review(capsys, repo))
+    assert "tests/test_use.py::test_loads" in got
+    assert "tests/test_use.py::test_plain" not in got

@@ -500,6 +500,9 @@ def _call(node: Any, source: bytes) -> list[Item]:
     made = _imported_by_prefix(last_name, args, source)
     if made is not None:  # `import_module(f"marko.ext.{name}")`: one of the package's modules (modprefix, in finalize)
         out.append(("modprefix", made, None))
+    rules = _ply_rules(function, last_name, args, source)
+    if rules is not None:  # `lex.lex(module=self)`: the rules it calls by name (in finalize)
+        out.append(rules)
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
         entered = _named_child(args, 0)
@@ -1440,6 +1443,35 @@ def _imported_by_prefix(called: str, args: Any, source: bytes) -> Any:
     return first
 
 
+#: PLY builds a lexer (`lex.lex()`) or a parser (`yacc.yacc()`) from the rules it finds by their name's prefix on the
+#: object or module it is given (`module=self`), or else on the calling module; the lexer calls its `t_*` rules for
+#: each token, the parser its `p_*` rules for each reduction
+PLY_RULE_PREFIXES = {"lex": "t_", "yacc": "p_"}
+
+
+def _ply_rules(function: Any, called: str, args: Any, source: bytes) -> Item | None:
+    """A ``rules`` item for a call of PLY's ``lex.lex(...)`` or ``yacc.yacc(...)`` (``called``: the callee's last name):
+    the callee, and the object its ``module=`` (or ``object=``) keyword gives, None for the calling module. Only
+    keywords are passed to them (pygments' ``lex(code, lexer)`` is another function)."""
+    if called not in PLY_RULE_PREFIXES:
+        return None
+    callee = _text(function, source)
+    if callee not in (called, f"{called}.{called}") and not callee.endswith(f".{called}.{called}"):  # `ply.lex.lex`
+        return None
+    given = None
+    for arg in args.named_children:
+        if arg.type == "comment":
+            continue
+        if arg.type != "keyword_argument":
+            return None
+        key = arg.child_by_field_name("name")
+        if key is not None and _text(key, source) in ("module", "object"):
+            given = arg.child_by_field_name("value")
+            if given is None or given.type not in _NAMES:  # `module=make()`: its rules are not known
+                return None
+    return ("rules", function, given)
+
+
 #: pytest-lazy-fixture(s): a fixture named by a string, given as a parametrize value
 _LAZY_FIXTURES = frozenset(("lf", "lazy_fixture", "lazy_fixtures"))
 
@@ -2027,6 +2059,18 @@ def finalize(result: ParseResult) -> None:
             if (key in typed or _made_by_call(key)) and key != receiver:
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
+        if r.kind == "rules":  # PLY's `lex.lex(module=self)`: the `t_*` methods of the object's class; without a
+            # module, the calling module's `t_*` functions
+            prefix = PLY_RULE_PREFIXES[r.name.rpartition(".")[2]]
+            if r.receiver:
+                refs.append(Reference("getattrcall", prefix + "*", _one_line(r.receiver), r.line, r.scope, None, ()))
+            else:
+                refs.extend(
+                    Reference("call", s.name, "", r.line, r.scope, None, ())
+                    for s in result.symbols
+                    if s.kind == "function" and s.qualname == s.name and s.name.startswith(prefix)
+                )
             continue
         if r.kind == "lazyfixture":  # `lf("table.rows")`: the fixture `table`
             name = r.name[1:-1].partition(".")[0]
