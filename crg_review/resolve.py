@@ -884,7 +884,7 @@ class Resolver:
         return sig
 
     def _annotation_classes(self, fn: Sym, *, element: bool = False, every: bool = False) -> list[Sym]:
-        """Classes a function's return annotation names (``element``: the item type of an iterator or
+        """Classes a function's return annotation names, each of a union (``element``: the item type of an iterator or
         collection it returns; ``every``: every class named anywhere in it). Cached by depth too: a
         result cut short by the depth limit is not reused at another depth, so the answer never depends
         on which file asked first."""
@@ -897,7 +897,8 @@ class Resolver:
         if every:
             names = list(dict.fromkeys(_DOTTED.findall(annotation)))[:_MAX_ANNOTATION_NAMES]
         else:
-            names = [element_name(annotation) if element else type_name(annotation)]
+            # (each class of a union: iniparse's `__getattr__(...) -> Union[object, "Undefined"]`)
+            names = [element_name(annotation)] if element else type_names(annotation)
         out: list[Sym] = []
         if self._depth <= 4:
             scope = self.symbols.defined_in(fn)
@@ -2031,7 +2032,8 @@ class Resolver:
             typed = not rest or head in ("self", "cls")
             classes = self._types_of(fid, scope, receiver) if typed else []
             if not typed and language == "python" and rest.isidentifier():
-                classes = self._property_values(fid, scope, head, rest)  # `req.GET.add(k, v)`, `del req.GET[k]`
+                # `req.GET.add(k, v)`, `del req.GET[k]`; `cfg.new["option"] = 1` through INIConfig's __getattr__
+                classes = self._property_values(fid, scope, head, rest) or self._made_by_getattr(fid, scope, receiver)
             # calling a variable: a class object constructs (`x: type[Cls]`, `x = Cls`), an instance runs
             # its class's __call__
             objects = self._class_objects(fid, scope, receiver) if typed and name == "__call__" else []
@@ -2695,11 +2697,35 @@ class Resolver:
         """The classes of the instance a plain variable (or ``self.x``) holds, for a store or a read on it; none for a
         name that is a module or class of the file (no instance)."""
         head, _, rest = receiver.partition(".")
-        if self._depth > 4 or not head.isidentifier() or (rest and head not in _SELF_NAMES):
+        if self._depth > 4 or not head.isidentifier():
             return []
+        if rest and head not in _SELF_NAMES:
+            return self._made_by_getattr(fid, scope, receiver)
         if self.lookup(fid, scope, head) and head not in _param_names(scope):
             return []
-        return [c for c in self._types_of(fid, scope, receiver) if c.kind == "class"]
+        found = [c for c in self._types_of(fid, scope, receiver) if c.kind == "class"]
+        return found or (self._made_by_getattr(fid, scope, receiver) if "." in rest else [])
+
+    def _made_by_getattr(self, fid: int, scope: Sym, receiver: str) -> list[Sym]:
+        """For ``cfg.section`` where ``cfg`` holds an instance (:meth:`_instance_classes`) of a class that has no member
+        ``section`` but a ``__getattr__``, which runs for a name the instance lacks: the classes that returns (iniparse's
+        ``cfg.new.option = 1``, where INIConfig's ``__getattr__`` makes an ``Undefined`` whose ``__setattr__`` adds the
+        section)."""
+        owner, _, attr = receiver.rpartition(".")
+        if not owner or not attr.isidentifier() or attr.startswith("__"):
+            return []
+        out: list[Sym] = []
+        self._depth += 1
+        try:
+            for cls in self._instance_classes(fid, scope, owner):
+                hook = self.hierarchy.member(cls.id, "__getattr__")
+                if hook is None or hook.kind != "method" or self.hierarchy.member(cls.id, attr) is not None:
+                    continue
+                if not self._binds_in_body(cls, attr):
+                    out.extend(c for c in self._returns(hook, fid) if c.kind == "class" and c not in out)
+        finally:
+            self._depth -= 1
+        return out
 
     def _typed_setattr(self, fid: int, scope: Sym, receiver: str) -> list[Target]:
         """The ``__setattr__`` a store on ``receiver`` runs, where what it holds is typed: its class's (or a base's), and

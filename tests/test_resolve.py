@@ -520,6 +520,30 @@ def test_a_table_of_bound_methods_filled_by_getattr_of_a_prefix_calls_each(repo:
     assert table == {"Interp.on_add", "Interp.on_sub", "Interp.missing"}
 
 
+def test_a_store_on_a_name_the_class_lacks_runs_the_setattr_of_what_its_getattr_returns(repo: Path, tmp_path: Path) -> None:
+    # iniparse: `cfg.new.option = 1` where INIConfig's `__getattr__` returns an `Undefined` for a section it lacks,
+    # whose `__setattr__` (`__setitem__`) adds the section; a member of the class (`cfg.data.x = 1`) is no look-up through it
+    files = {
+        "config.py": "from typing import Union\n\n\nclass Undefined:\n    def __init__(self, name, namespace):\n"
+        "        object.__setattr__(self, 'name', name)\n\n    def __setattr__(self, name, value):\n"
+        "        self.namespace.add(self.name, name, value)\n\n    def __setitem__(self, name, value):\n"
+        "        self.namespace.add(self.name, name, value)\n\n\n"
+        "class Data:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"
+        "class Namespace:\n    data = Data()\n\n    def __getattr__(self, name) -> Union[object, 'Undefined']:\n"
+        "        return Undefined(name, self)\n\n    def add(self, section, name, value):\n        return None\n",
+        "use.py": "from config import Namespace\n\n\ndef fill():\n    cfg = Namespace()\n    cfg.new.option = 1\n\n\n"
+        "def member():\n    cfg = Namespace()\n    cfg.data.x = 1\n\n\n"
+        "def item():\n    cfg = Namespace()\n    cfg.new['option'] = 1\n\n\n"
+        "class Holder:\n    def setUp(self):\n        self.cfg = Namespace()\n\n"
+        "    def test_it(self):\n        self.cfg.section.key = 'v'\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("config.py", "Undefined.__setattr__", "typed") in calls(edges, "use.py::fill")
+    assert ("config.py", "Undefined.__setattr__", "typed") in calls(edges, "use.py::Holder.test_it")
+    assert not any(dst == "Undefined.__setattr__" for _, dst, _ in calls(edges, "use.py::member"))
+    assert ("config.py", "Undefined.__setitem__", "typed") in calls(edges, "use.py::item")  # and `cfg.new["option"] = 1`
+
+
 def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
     # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
     # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`

@@ -1910,6 +1910,11 @@ def _used_fixtures(decorators: Sequence[str]) -> list[str]:
 _BUILTINS = frozenset(dir(builtins))
 
 
+def _plain_chain(text: str) -> bool:
+    """Whether ``text`` is a name and its attributes (``cfg.new``), nothing called or subscripted."""
+    return all(part.isidentifier() for part in text.split("."))
+
+
 def finalize(result: ParseResult) -> None:
     """Drop value references that cannot name a definition: parameters and locals of their own
     scope, and builtins. They are most of what `ref` patterns catch and would only fill the index."""
@@ -2038,8 +2043,10 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver == "self" or _made_by_call(receiver) or _NOUN.fullmatch(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
-        if r.kind == "store" and not (r.receiver.isidentifier() or r.receiver.startswith("self.")):
-            continue  # kept where a type may be known: a property's setter, a descriptor's __set__ runs
+        if r.kind == "store" and not (r.receiver.isidentifier() or r.receiver.startswith("self.") or _plain_chain(r.receiver)):
+            # kept where a type may be known: a property's setter, a descriptor's __set__ runs, and where an attribute
+            # the class lacks may be what its __getattr__ makes (`cfg.new.option = 1`: resolve._made_by_getattr)
+            continue
         if r.kind == "keyarg":  # x.get(key): like x[key], for the key alone
             key = _one_line(r.name)
             if (key in typed or _made_by_call(key)) and key != r.receiver:
