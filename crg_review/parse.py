@@ -419,12 +419,14 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
     # `@pytest.mark.parametrize(...)` arguments reach the function): such references are kept in both scopes, but
     # for the kinds that only say what the definition uses (a lazy fixture named in a decorator's arguments)
     inside_kinds: frozenset[str] = _hook(hooks, "USES_INSIDE", frozenset())
+    # value uses a language's finalize deduplicates itself, as it needs some of them at every line
+    per_line: frozenset[str] = _hook(hooks, "USES_PER_LINE", frozenset())
     for offset, kind, _, name, receiver, line, arity, keywords in sorted(raw_refs, key=itemgetter(0, 1, 2)):
         at = definition_at(offset)
         inner = at.qualname if at is not None else MODULE_QUALNAME
         outer = evaluated_in(at, offset) if kind not in inside_kinds else None
         for scope in (inner,) if outer is None else (inner, outer):
-            if kind != "call":  # value uses are deduplicated per scope; every call site is kept
+            if kind != "call" and kind not in per_line:  # value uses are deduplicated per scope; every call site is kept
                 k = (kind, name, receiver, scope)
                 if k in seen:
                     continue

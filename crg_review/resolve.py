@@ -1456,6 +1456,9 @@ class Resolver:
                     # a local collection of functions given by name (or an item of one, a loop's variable): the
                     # function it is given to may call them, as if they were given one by one
                     passed.extend((scope.id, line, t) for t in _table_targets(self._given_callables(fid, scope, name)))
+                    # or a function taken from a table of them (`func = REGISTRY.get(cls)`; cheap_repr's
+                    # `_try_repr(func, x)`, whose `func(x)` runs the function `@register_repr(cls)` stored)
+                    passed.extend((scope.id, line, t) for t in self._looked_up_callables(fid, scope, name))
                 for t in targets:
                     if t.sym.kind != "module":
                         add(scope.id, t, "ref", line)

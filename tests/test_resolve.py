@@ -544,6 +544,26 @@ def test_a_store_on_a_name_the_class_lacks_runs_the_setattr_of_what_its_getattr_
     assert ("config.py", "Undefined.__setitem__", "typed") in calls(edges, "use.py::item")  # and `cfg.new["option"] = 1`
 
 
+def test_a_function_taken_from_a_table_and_given_to_a_call_is_called_by_the_function_calling_that_parameter(
+    repo: Path, tmp_path: Path
+) -> None:
+    # cheap_repr: `func = repr_registry.get(cls)` then `_try_repr(func, x)`, whose `func(x)` runs a function
+    # `@register_repr(cls)` stored in the registry (given to `ReprHelper(level, func)` the line before); a function no
+    # table holds is not given there
+    files = {
+        "reprs.py": "registry = {}\n\n\ndef register(cls):\n    def decorator(func):\n        registry[cls] = func\n"
+        "        return func\n\n    return decorator\n\n\n@register(dict)\ndef repr_dict(x):\n    return '{}'\n\n\n"
+        "def repr_plain(x):\n    return '?'\n\n\n"
+        "def _try(func, x):\n    try:\n        return func(x)\n    except Exception:\n        return '?'\n\n\n"
+        "def describe(func):\n    return func.__name__\n\n\n"
+        "def cheap(x):\n    func = registry.get(type(x))\n    if func:\n        name = describe(func)\n"
+        "        return _try(func, x) or name\n    return ''\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert ("reprs.py", "repr_dict", "passed") in calls(edges, "reprs.py::_try")
+    assert not any(dst == "repr_plain" for _, dst, _ in calls(edges, "reprs.py::_try"))
+
+
 def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
     # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
     # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`

@@ -111,6 +111,9 @@ def span(node: Any) -> Any:
 #: lazy fixture in a decorator's arguments is a fixture the test takes, nothing its module runs; a module a parametrize
 #: value names for a command line is run by the test
 USES_INSIDE = frozenset(("lazyfixture", "spawn"))
+#: value uses kept at every line by the parser: finalize keeps one per scope, but those of a local holding an item of a
+#: table at each line, where each call it is given to may call it (:func:`_one_use_per_scope`)
+USES_PER_LINE = frozenset(("ref",))
 _DEFAULT_PARAMETERS = frozenset(("default_parameter", "typed_default_parameter"))
 #: default values that run nothing where the ``def`` runs (literals; a lambda's body runs when it is called)
 _INERT_DEFAULTS = frozenset(("integer", "float", "true", "false", "none", "string", "lambda"))
@@ -1910,6 +1913,23 @@ def _used_fixtures(decorators: Sequence[str]) -> list[str]:
 _BUILTINS = frozenset(dir(builtins))
 
 
+def _one_use_per_scope(references: list[Reference]) -> list[Reference]:
+    """``ref`` references one per scope, name and receiver (the first), as the parser keeps other value uses, but
+    for a local that holds an item of a collection at every line: given to two calls (cheap_repr's ``helper =
+    ReprHelper(level, func)`` then ``_try_repr(func, x)``), it is given to each (resolve: ``passed``)."""
+    collections = {(r.scope, r.name) for r in references if r.kind in ("item", "element", "lookup")}
+    seen: set[tuple[str, str, str]] = set()
+    out: list[Reference] = []
+    for r in references:
+        if r.kind == "ref" and (r.receiver or (r.scope, r.name) not in collections):
+            key = (r.name, r.receiver, r.scope)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(r)
+    return out
+
+
 def _plain_chain(text: str) -> bool:
     """Whether ``text`` is a name and its attributes (``cfg.new``), nothing called or subscripted."""
     return all(part.isidentifier() for part in text.split("."))
@@ -1918,6 +1938,7 @@ def _plain_chain(text: str) -> bool:
 def finalize(result: ParseResult) -> None:
     """Drop value references that cannot name a definition: parameters and locals of their own
     scope, and builtins. They are most of what `ref` patterns catch and would only fill the index."""
+    result.references = _one_use_per_scope(result.references)
     _module_globals(result)
     locals_by_scope: dict[str, set[str]] = {}
     for s in result.symbols:
@@ -1957,7 +1978,7 @@ def finalize(result: ParseResult) -> None:
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
     built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
-    collections = {(r.scope, r.name) for r in result.references if r.kind in ("item", "element")}
+    collections = {(r.scope, r.name) for r in result.references if r.kind in ("item", "element", "lookup")}
     module_names = _module_names(result)
     reads: set[tuple[str, str]] = set()
     # `V[k] = f` is a setitem and a getitem of the same subscript: no read
