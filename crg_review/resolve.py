@@ -3095,7 +3095,25 @@ class Resolver:
             decorator, called = fn, (None if self._returns_itself(fid, fn) else False)
         if decorator.name in self._decorated_table():  # (no function decorated by that name anywhere: nothing to ask)
             found.extend(_decorated_targets(self._decorated_with(fid, decorator, called)))
+        if called:
+            # and through a factory of the file returning what this one makes (cheap_repr's `try_register_repr(module,
+            # name)`, which returns `register_repr(cls)` for a class it could import)
+            for factory in self._forwarding_factories(fid, decorator):
+                if factory.name in self._decorated_table():
+                    known = {t.sym.id for t in found}
+                    found.extend(t for t in _decorated_targets(self._decorated_with(fid, factory, True)) if t.sym.id not in known)
         return found
+
+    def _forwarding_factories(self, fid: int, factory: Sym) -> list[Sym]:
+        """The module-level functions of the file ``fid`` that return a call of ``factory`` (``return factory(x)``)."""
+        module = self.symbols.module_symbol(fid)
+        return [
+            f
+            for f in self.symbols.children(module.id)
+            if f.kind == "function"
+            and f.id != factory.id
+            and any(kind == "assign" and text.rpartition(".")[2] == factory.name for _, (kind, text) in self._facts_of(fid, f, RETURN_FACT))
+        ]
 
     def _returns_itself(self, fid: int, fn: Sym) -> bool:
         """Whether ``fn`` may return itself with options bound (``return partial(deprecated, version=...)``):

@@ -554,6 +554,8 @@ def test_a_function_taken_from_a_table_and_given_to_a_call_is_called_by_the_func
         "reprs.py": "registry = {}\n\n\ndef register(cls):\n    def decorator(func):\n        registry[cls] = func\n"
         "        return func\n\n    return decorator\n\n\n@register(dict)\ndef repr_dict(x):\n    return '{}'\n\n\n"
         "def repr_plain(x):\n    return '?'\n\n\n"
+        "def try_register(name):\n    return register(__builtins__[name])\n\n\n"
+        "@try_register('set')\ndef repr_set(x):\n    return 'set()'\n\n\n"
         "def _try(func, x):\n    try:\n        return func(x)\n    except Exception:\n        return '?'\n\n\n"
         "def describe(func):\n    return func.__name__\n\n\n"
         "def cheap(x):\n    func = registry.get(type(x))\n    if func:\n        name = describe(func)\n"
@@ -561,6 +563,8 @@ def test_a_function_taken_from_a_table_and_given_to_a_call_is_called_by_the_func
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     assert ("reprs.py", "repr_dict", "passed") in calls(edges, "reprs.py::_try")
+    # and one a factory returning `register(cls)` decorates (cheap_repr's `try_register_repr`)
+    assert ("reprs.py", "repr_set", "passed") in calls(edges, "reprs.py::_try")
     assert not any(dst == "repr_plain" for _, dst, _ in calls(edges, "reprs.py::_try"))
 
 
