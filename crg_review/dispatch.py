@@ -93,7 +93,8 @@ class ImplicitCallers:
         the instances (``getattr(obj, name)`` → ``__getattr__``, ``if obj:``, ``obj[k]``, ``x in obj``), and
         instances made from a class passed around are of a type the resolver cannot see where they are used
         (a direct ``Cls(...)`` types its variable: those uses resolve as calls). ``within``: only of those classes."""
-        if method.kind != "method" or method.parent_id is None:
+        # (an alias is one too: `frozendict.__or__ = frozendict_or` set on the class after it, `__radd__ = __add__`)
+        if method.kind not in ("method", "alias") or method.parent_id is None:
             return []
         if method.name in COPY_METHODS and method.language == "python":
             return []  # pickle and copy run them, not the object's other users (:meth:`~receivers.ReceiverGuesses.copied_by`)

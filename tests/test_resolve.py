@@ -568,6 +568,20 @@ def test_a_function_taken_from_a_table_and_given_to_a_call_is_called_by_the_func
     assert not any(dst == "repr_plain" for _, dst, _ in calls(edges, "reprs.py::_try"))
 
 
+def test_a_method_the_module_sets_on_its_class_after_it_is_one_of_the_class(repo: Path, tmp_path: Path) -> None:
+    # frozendict: `frozendict.__or__ = frozendict_or` below the class, for Pythons whose dict has no `|`; then
+    # `MAP | other` on a module-level frozendict runs frozendict_or
+    files = {
+        "fd.py": "class frozendict(dict):\n    def __new__(cls, *args):\n        return dict.__new__(cls)\n\n\n"
+        "def frozendict_or(self, other):\n    return frozendict({**self, **other})\n\n\n"
+        "frozendict.__or__ = frozendict_or\n",
+        "cool.py": "from fd import frozendict\n\nMAP = frozendict({int: str})\n\n\n"
+        "def conversion_map(custom):\n    return MAP | custom\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {("fd.py", "frozendict.__or__"), ("fd.py", "frozendict_or")} <= {c[:2] for c in calls(edges, "cool.py::conversion_map")}
+
+
 def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
     # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
     # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`

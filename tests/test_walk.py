@@ -2520,3 +2520,26 @@ def test_a_rule_ply_finds_by_name_is_reached_from_the_users_of_the_lexer_it_buil
     got = selected(review(capsys, repo))
     assert "tests/test_use.py::test_loads" in got
     assert "tests/test_use.py::test_plain" not in got
+
+
+def test_a_special_method_the_module_sets_on_its_class_runs_for_the_users_of_the_class(tmp_path: Path, capsys: Any) -> None:
+    """frozendict: `frozendict.__or__ = frozendict_or` below the class; its tests hold the class in an attribute of the
+    test class (`FrozendictClass = frozendict`) and run `self.FrozendictClass(...) | other`, whose receiver is untyped:
+    the users of the class stand for those of its special methods, this one as well."""
+    repo = project(tmp_path)
+    write(
+        repo,
+        "pkg/fd.py",
+        "class frozendict(dict):\n    def __new__(cls, *args):\n        return dict.__new__(cls, *args)\n\n\n"
+        "def frozendict_or(self, other):\n    return frozendict({**self, **other})\n\n\n"
+        "frozendict.__or__ = frozendict_or\n",
+    )
+    write(
+        repo,
+        "tests/test_union.py",
+        "from pkg.fd import frozendict\n\n\nclass TestUnion:\n    FrozendictClass = frozendict\n\n"
+        "    def test_or(self):\n        assert self.FrozendictClass({1: 2}) | {3: 4}\n",
+    )
+    commit(repo, "fd")
+    edit(repo, "pkg/fd.py", "    return frozendict({**self, **other})\n", "    return frozendict({**other, **self})\n")
+    assert "tests/test_union.py::TestUnion::test_or" in selected(review(capsys, repo))

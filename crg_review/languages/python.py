@@ -2450,13 +2450,24 @@ def _class_body_aliases(result: ParseResult) -> None:
     the other one. It becomes a member of its own, of kind ``alias`` (one line, the other's parameters), that calls
     the other; whoever calls ``x.__next__()`` or iterates x, in any file, calls both (resolve.Resolver._aliased). A
     function of the module bound so (``_check = check``) likewise. A name the class defines otherwise, or binds more
-    than once, is left alone."""
+    than once, is left alone. So is an attribute of a class of the module that the module sets after the class
+    (``frozendict.__or__ = frozendict_or``, which frozendict does for Pythons whose dict has no ``|``)."""
     by_qualname = {s.qualname: s for s in result.symbols}
     functions = {s.name: s for s in result.symbols if s.kind == "function" and s.parent is None}
     bound: dict[tuple[str, str], list[Reference]] = {}
     for r in result.references:
         if r.kind in ("alias", "assign") and "." not in r.name and r.name != "return":
             bound.setdefault((r.scope, r.name), []).append(r)
+    # `frozendict.__or__ = frozendict_or` at the top of the module, after the class: as if said in the class body
+    patched: dict[tuple[str, str], list[Reference]] = {}
+    for r in result.references:
+        if r.kind in ("alias", "assign") and r.scope == MODULE_QUALNAME and r.name.count(".") == 1:
+            owner_name, _, attr = r.name.partition(".")
+            if attr.isidentifier():
+                patched.setdefault((owner_name, attr), []).append(r)
+    for key, refs in patched.items():
+        if key not in bound:
+            bound[key] = [r._replace(name=key[1]) for r in refs]
     made: list[Symbol] = []
     for (scope, name), refs in bound.items():
         owner = by_qualname.get(scope)
