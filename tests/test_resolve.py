@@ -582,6 +582,20 @@ def test_a_method_the_module_sets_on_its_class_after_it_is_one_of_the_class(repo
     assert {("fd.py", "frozendict.__or__"), ("fd.py", "frozendict_or")} <= {c[:2] for c in calls(edges, "cool.py::conversion_map")}
 
 
+def test_object_setattr_on_self_types_the_attribute_as_an_assignment_does(repo: Path, tmp_path: Path) -> None:
+    # iniparse's Undefined, whose own __setattr__ adds a section: `object.__setattr__(self, "namespace", namespace)`
+    # in __init__, then `self.namespace.make(...)` in another method runs the annotated class's method
+    files = {
+        "ns.py": "class Namespace:\n    def make(self, name):\n        return name\n\n\n"
+        "class Other:\n    def make(self, name):\n        return None\n\n\n"
+        "class Undefined:\n    def __init__(self, name, namespace: Namespace):\n"
+        "        object.__setattr__(self, 'namespace', namespace)\n\n"
+        "    def __setattr__(self, name, value):\n        return self.namespace.make(name)\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    assert {c for c in calls(edges, "ns.py::Undefined.__setattr__") if c[1].endswith(".make")} == {("ns.py", "Namespace.make", "typed")}
+
+
 def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
     # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
     # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`

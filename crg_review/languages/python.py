@@ -506,6 +506,8 @@ def _call(node: Any, source: bytes) -> list[Item]:
     rules = _ply_rules(function, last_name, args, source)
     if rules is not None:  # `lex.lex(module=self)`: the rules it calls by name (in finalize)
         out.append(rules)
+    if last_name == "__setattr__":
+        out.extend(_object_setattr(function, args, source))
     if kind == "attribute":
         out.extend(_added_items(function, args, source))
         entered = _named_child(args, 0)
@@ -1475,6 +1477,23 @@ def _ply_rules(function: Any, called: str, args: Any, source: bytes) -> Item | N
     return ("rules", function, given)
 
 
+def _object_setattr(function: Any, args: Any, source: bytes) -> list[Item]:
+    """``object.__setattr__(self, "namespace", namespace)``, the way a class with a ``__setattr__`` of its own (or a
+    frozen one) sets its attributes: a fact as ``self.namespace = namespace`` would be (``setattr_alias`` for a name,
+    ``setattr_assign`` for a call, whose callee is the second node; made facts of ``self.<name>`` in finalize)."""
+    if _text(function, source) != "object.__setattr__" or args.named_child_count != 3:
+        return []
+    owner, name, value = args.named_children
+    if owner.type != "identifier" or _text(owner, source) != "self" or name.type != "string":
+        return []
+    if not _text(name, source).strip("'\"").isidentifier():
+        return []
+    if value.type in _NAMES:
+        return [("setattr_alias", name, value)]
+    callee = value.child_by_field_name("function") if value.type == "call" else None
+    return [("setattr_assign", name, callee)] if callee is not None and callee.type in _NAMES else []
+
+
 #: pytest-lazy-fixture(s): a fixture named by a string, given as a parametrize value
 _LAZY_FIXTURES = frozenset(("lf", "lazy_fixture", "lazy_fixtures"))
 
@@ -2087,6 +2106,9 @@ def finalize(result: ParseResult) -> None:
             if (key in typed or _made_by_call(key)) and key != receiver:
                 refs.append(Reference("hashkey", "__hash__", key, r.line, r.scope, 0, ()))
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
+            continue
+        if r.kind in ("setattr_alias", "setattr_assign"):  # `object.__setattr__(self, "x", v)`: as `self.x = v`
+            refs.append(Reference(r.kind[8:], f"self.{r.name.strip(chr(39) + chr(34))}", _one_line(r.receiver), r.line, r.scope, None, ()))
             continue
         if r.kind == "rules":  # PLY's `lex.lex(module=self)`: the `t_*` methods of the object's class; without a
             # module, the calling module's `t_*` functions
