@@ -2024,8 +2024,10 @@ class Resolver:
         if not head.isidentifier():
             return None
         bound = self.lookup(fid, scope, head)
-        if bound and language == "python" and head in _param_names(scope):
-            bound = []  # the function's own parameter hides a definition of its name (a fixture, `def test(pickler)`)
+        if bound and language == "python" and (head in _param_names(scope) or self._assigned_locally(fid, scope, head)):
+            # the function's own parameter hides a definition of its name (a fixture, `def test(pickler)`), and so does a
+            # variable it assigns (python-ulid's `ulid = ULID()` in a module that did `import ulid`)
+            bound = []
         if not bound and not rest and name != "__call__":
             # `converter = CONVERTERS[lang]`: one of the table's instances, by a key known when it runs
             held = self._table_classes(fid, scope, receiver)
@@ -2708,6 +2710,13 @@ class Resolver:
             return []
         found = [c for c in self._types_of(fid, scope, receiver) if c.kind == "class"]
         return found or (self._made_by_getattr(fid, scope, receiver) if "." in rest else [])
+
+    def _assigned_locally(self, fid: int, scope: Sym, name: str) -> bool:
+        """Whether the function ``scope`` assigns ``name`` a value (a type or another name), which makes it a local of
+        the function throughout (a ``global`` statement's names are the module's facts: python.finalize)."""
+        if scope.kind not in ("function", "method"):
+            return False
+        return any(kind in ("assign", "alias") for kind, _text in self.file_facts.variables(fid).get((scope.id, name), ()))
 
     def _made_by_getattr(self, fid: int, scope: Sym, receiver: str) -> list[Sym]:
         """For ``cfg.section`` where ``cfg`` holds an instance (:meth:`_instance_classes`) of a class that has no member

@@ -596,6 +596,19 @@ def test_object_setattr_on_self_types_the_attribute_as_an_assignment_does(repo: 
     assert {c for c in calls(edges, "ns.py::Undefined.__setattr__") if c[1].endswith(".make")} == {("ns.py", "Namespace.make", "typed")}
 
 
+def test_a_variable_a_function_assigns_hides_a_module_of_its_name(repo: Path, tmp_path: Path) -> None:
+    # python-ulid's `__main__.build`: `import ulid` at the top, then `ulid = ULID()` and `str(ulid)`, `ulid.hex`
+    files = {
+        "ulid/__init__.py": "class ULID:\n    def __str__(self):\n        return 'u'\n\n    def to_uuid(self):\n        return 1\n",
+        "ulid/__main__.py": "import ulid\nfrom ulid import ULID\n\n\ndef build():\n    ulid = ULID()\n"
+        "    return str(ulid), ulid.to_uuid()\n\n\ndef module():\n    return ulid.ULID()\n",
+    }
+    edges, _, _ = index(repo, files, tmp_path / "i.db")
+    got = {(c[1], c[2]) for c in calls(edges, "ulid/__main__.py::build") if c[1].startswith("ULID.")}
+    assert got == {("ULID.__str__", "typed"), ("ULID.to_uuid", "typed")}
+    assert ("ulid/__init__.py", "ULID", "module") in calls(edges, "ulid/__main__.py::module")
+
+
 def test_ply_calls_the_rules_it_finds_by_prefix_on_the_object_or_module_it_is_given(repo: Path, tmp_path: Path) -> None:
     # pyhcl: `self.lex = lex.lex(module=self)` builds a lexer that calls the class's `t_*` methods for each token, and
     # `yacc.yacc()` without a module a parser calling the calling module's `p_*` functions; pygments' `lex(code, lexer)`
