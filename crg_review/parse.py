@@ -383,6 +383,10 @@ def parse(source: bytes, path: str, language: str) -> ParseResult:
         for base_text, line in base_map.get((d.node.start_byte, d.node.end_byte), []):
             result.bases.append(Base(symbol=d.qualname, text=one_line(base_text, 200), line=line))
         foreign_inherits.pop((d.node.start_byte, d.node.end_byte), None)
+    if not module_symbol.is_test and _hook(hooks, "is_test_module", lambda p, syms: False)(path, result.symbols):
+        # a test module by what it holds, where its name is not one a runner takes by default from every project
+        where = result.symbols.index(module_symbol)
+        module_symbol = result.symbols[where] = module_symbol._replace(is_test=True)
     inherit_owner = _hook(hooks, "inherit_owner", lambda n, s: None)
     for span_key, node in foreign_inherits.items():
         owner = inherit_owner(node, source)

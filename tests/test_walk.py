@@ -2543,3 +2543,24 @@ def test_a_special_method_the_module_sets_on_its_class_runs_for_the_users_of_the
     commit(repo, "fd")
     edit(repo, "pkg/fd.py", "    return frozendict({**self, **other})\n", "    return frozendict({**other, **self})\n")
     assert "tests/test_union.py::TestUnion::test_or" in selected(review(capsys, repo))
+
+
+def test_a_unittest_module_named_for_unittest_discovery_fails_to_import_with_its_package(tmp_path: Path, capsys: Any) -> None:
+    """jsbeautifier: `def beautify(string, opts=default_options())` in the package's `__init__.py` runs on import of any
+    module below it; `unpackers/tests/testpacker.py` (unittest's `test*.py`, not pytest's `test_*.py`) imports one of
+    them, so every test of it fails when `default_options` breaks."""
+    repo = project(tmp_path)
+    write(repo, "pkg/options.py", "def default_options():\n    return {'indent': 4}\n")
+    write(repo, "pkg/__init__.py", "from pkg.options import default_options\n\n\ndef beautify(text, opts=default_options()):\n    return text\n")
+    write(repo, "pkg/unpackers/__init__.py", "")
+    write(repo, "pkg/unpackers/packer.py", "def unpack(text):\n    return text[::-1]\n")
+    write(repo, "pkg/unpackers/tests/__init__.py", "")
+    write(
+        repo,
+        "pkg/unpackers/tests/testpacker.py",
+        "import unittest\n\nfrom pkg.unpackers.packer import unpack\n\n\nclass TestPacker(unittest.TestCase):\n"
+        "    def test_unpack(self):\n        self.assertEqual(unpack('ab'), 'ba')\n",
+    )
+    commit(repo, "packer")
+    edit(repo, "pkg/options.py", "    return {'indent': 4}\n", "    return {'indent': 2}\n")
+    assert "pkg/unpackers/tests/testpacker.py::TestPacker::test_unpack" in selected(review(capsys, repo))

@@ -89,6 +89,18 @@ def is_test_file(path: str) -> bool:
     return _TEST_FILE_PATTERNS is not None and _matches_python_files(path, name, _TEST_FILE_PATTERNS)
 
 
+def is_test_module(path: str, symbols: Sequence[Symbol]) -> bool:
+    """A module named as unittest's discovery looks for them (``test*.py``: jsbeautifier's ``testpacker.py``, django's
+    ``tests_async.py``) that defines tests is a test module, as those of pytest's names are; not one that only defines
+    the test classes others derive from (django's ``testcases.py``) or helpers (``testing.py``)."""
+    name = path.rpartition("/")[2]
+    return (
+        name.startswith("test")
+        and name.endswith(".py")
+        and any(s.is_test and s.kind in ("function", "method") for s in symbols)
+    )
+
+
 def _matches_python_files(path: str, name: str, patterns: tuple[str, ...]) -> bool:
     """pytest's matching of ``python_files``: a pattern without a ``/`` matches the file name, one with a ``/``
     the end of the path (``tests/*.py``); ``*`` crosses folders, as fnmatch's does."""
