@@ -2024,9 +2024,7 @@ class Resolver:
         if not head.isidentifier():
             return None
         bound = self.lookup(fid, scope, head)
-        if bound and language == "python" and (head in _param_names(scope) or self._assigned_locally(fid, scope, head)):
-            # the function's own parameter hides a definition of its name (a fixture, `def test(pickler)`), and so does a
-            # variable it assigns (python-ulid's `ulid = ULID()` in a module that did `import ulid`)
+        if bound and language == "python" and self._local_name(fid, scope, head):
             bound = []
         if not bound and not rest and name != "__call__":
             # `converter = CONVERTERS[lang]`: one of the table's instances, by a key known when it runs
@@ -2706,14 +2704,18 @@ class Resolver:
             return []
         if rest and head not in _SELF_NAMES:
             return self._made_by_getattr(fid, scope, receiver)
-        if self.lookup(fid, scope, head) and head not in _param_names(scope):
+        if self.lookup(fid, scope, head) and not self._local_name(fid, scope, head):
             return []
         found = [c for c in self._types_of(fid, scope, receiver) if c.kind == "class"]
         return found or (self._made_by_getattr(fid, scope, receiver) if "." in rest else [])
 
-    def _assigned_locally(self, fid: int, scope: Sym, name: str) -> bool:
-        """Whether the function ``scope`` assigns ``name`` a value (a type or another name), which makes it a local of
-        the function throughout (a ``global`` statement's names are the module's facts: python.finalize)."""
+    def _local_name(self, fid: int, scope: Sym, name: str) -> bool:
+        """Whether ``name`` is a local of the function ``scope``, which hides a definition or module of that name: a
+        parameter (a fixture, `def test(pickler)`), or a variable the function assigns, local throughout it (python-ulid's
+        `ulid = ULID()` in a module that did `import ulid`; a ``global`` statement's names are the module's facts:
+        python.finalize)."""
+        if name in _param_names(scope):
+            return True
         if scope.kind not in ("function", "method"):
             return False
         return any(kind in ("assign", "alias") for kind, _text in self.file_facts.variables(fid).get((scope.id, name), ()))

@@ -599,13 +599,15 @@ def test_object_setattr_on_self_types_the_attribute_as_an_assignment_does(repo: 
 def test_a_variable_a_function_assigns_hides_a_module_of_its_name(repo: Path, tmp_path: Path) -> None:
     # python-ulid's `__main__.build`: `import ulid` at the top, then `ulid = ULID()` and `str(ulid)`, `ulid.hex`
     files = {
-        "ulid/__init__.py": "class ULID:\n    def __str__(self):\n        return 'u'\n\n    def to_uuid(self):\n        return 1\n",
-        "ulid/__main__.py": "import ulid\nfrom ulid import ULID\n\n\ndef build():\n    ulid = ULID()\n"
+        "ulid/__init__.py": "class ULID:\n    def __str__(self):\n        return 'u'\n\n    def to_uuid(self):\n        return 1\n\n"
+        "    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n",
+        "ulid/__main__.py": "import ulid\nfrom ulid import ULID\n\n\ndef build():\n    ulid = ULID()\n    ulid.tag = 1\n"
         "    return str(ulid), ulid.to_uuid()\n\n\ndef module():\n    return ulid.ULID()\n",
     }
     edges, _, _ = index(repo, files, tmp_path / "i.db")
     got = {(c[1], c[2]) for c in calls(edges, "ulid/__main__.py::build") if c[1].startswith("ULID.")}
-    assert got == {("ULID.__str__", "typed"), ("ULID.to_uuid", "typed")}
+    # (and a store on it runs the class's __setattr__)
+    assert got == {("ULID.__str__", "typed"), ("ULID.to_uuid", "typed"), ("ULID.__setattr__", "typed")}
     assert ("ulid/__init__.py", "ULID", "module") in calls(edges, "ulid/__main__.py::module")
 
 

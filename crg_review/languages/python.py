@@ -1391,7 +1391,7 @@ def _script_uses(literal: str) -> list[tuple[str, str]]:
         for item in names.split(","):  # import pkg.mod, other as o
             module, _, alias = item.strip().partition(" as ")
             module = module.strip()
-            if all(part.isidentifier() for part in module.split(".")):
+            if _plain_chain(module):
                 package, _, last = module.rpartition(".")
                 out.append((package, last))
                 if alias.strip():
@@ -1463,14 +1463,16 @@ def _imported_by_prefix(called: str, args: Any, source: bytes) -> Any:
 #: PLY builds a lexer (`lex.lex()`) or a parser (`yacc.yacc()`) from the rules it finds by their name's prefix on the
 #: object or module it is given (`module=self`), or else on the calling module; the lexer calls its `t_*` rules for
 #: each token, the parser its `p_*` rules for each reduction
-PLY_RULE_PREFIXES = {"lex": "t_", "yacc": "p_"}
+_PLY_RULE_PREFIXES = {"lex": "t_", "yacc": "p_"}
+#: the quotes around a string literal's text
+_QUOTES = "'\""
 
 
 def _ply_rules(function: Any, called: str, args: Any, source: bytes) -> Item | None:
     """A ``rules`` item for a call of PLY's ``lex.lex(...)`` or ``yacc.yacc(...)`` (``called``: the callee's last name):
     the callee, and the object its ``module=`` (or ``object=``) keyword gives, None for the calling module. Only
     keywords are passed to them (pygments' ``lex(code, lexer)`` is another function)."""
-    if called not in PLY_RULE_PREFIXES:
+    if called not in _PLY_RULE_PREFIXES:
         return None
     callee = _text(function, source)
     if callee not in (called, f"{called}.{called}") and not callee.endswith(f".{called}.{called}"):  # `ply.lex.lex`
@@ -1498,7 +1500,7 @@ def _object_setattr(function: Any, args: Any, source: bytes) -> list[Item]:
     owner, name, value = args.named_children
     if owner.type != "identifier" or _text(owner, source) != "self" or name.type != "string":
         return []
-    if not _text(name, source).strip("'\"").isidentifier():
+    if not _text(name, source).strip(_QUOTES).isidentifier():
         return []
     if value.type in _NAMES:
         return [("setattr_alias", name, value)]
@@ -1944,11 +1946,17 @@ def _used_fixtures(decorators: Sequence[str]) -> list[str]:
 _BUILTINS = frozenset(dir(builtins))
 
 
+def _collection_locals(references: list[Reference]) -> set[tuple[str, str]]:
+    """(scope, name) of the variables that hold a collection or an item of one (``item``, ``element``, ``lookup``
+    facts): a local, but one holding functions may be given to a call."""
+    return {(r.scope, r.name) for r in references if r.kind in ("item", "element", "lookup")}
+
+
 def _one_use_per_scope(references: list[Reference]) -> list[Reference]:
     """``ref`` references one per scope, name and receiver (the first), as the parser keeps other value uses, but
     for a local that holds an item of a collection at every line: given to two calls (cheap_repr's ``helper =
     ReprHelper(level, func)`` then ``_try_repr(func, x)``), it is given to each (resolve: ``passed``)."""
-    collections = {(r.scope, r.name) for r in references if r.kind in ("item", "element", "lookup")}
+    collections = _collection_locals(references)
     seen: set[tuple[str, str, str]] = set()
     out: list[Reference] = []
     for r in references:
@@ -2009,7 +2017,7 @@ def finalize(result: ParseResult) -> None:
     typed = _typed_values(result)
     called_lookups = _called_lookups(result)
     built_names = {(r.scope, r.name): r.receiver for r in result.references if r.kind == "namestr"}
-    collections = {(r.scope, r.name) for r in result.references if r.kind in ("item", "element", "lookup")}
+    collections = _collection_locals(result.references)
     module_names = _module_names(result)
     reads: set[tuple[str, str]] = set()
     # `V[k] = f` is a setitem and a getitem of the same subscript: no read
@@ -2095,7 +2103,7 @@ def finalize(result: ParseResult) -> None:
             if receiver in typed or receiver == "self" or _made_by_call(receiver) or _NOUN.fullmatch(receiver):
                 refs.append(Reference("call", "__iter__", receiver, r.line, r.scope, 0, ()))
             continue
-        if r.kind == "store" and not (r.receiver.isidentifier() or r.receiver.startswith("self.") or _plain_chain(r.receiver)):
+        if r.kind == "store" and not (_plain_chain(r.receiver) or r.receiver.startswith("self.")):
             # kept where a type may be known: a property's setter, a descriptor's __set__ runs, and where an attribute
             # the class lacks may be what its __getattr__ makes (`cfg.new.option = 1`: resolve._made_by_getattr)
             continue
@@ -2120,11 +2128,11 @@ def finalize(result: ParseResult) -> None:
                 refs.append(Reference("hashkey", "__eq__", key, r.line, r.scope, 1, ()))
             continue
         if r.kind in ("setattr_alias", "setattr_assign"):  # `object.__setattr__(self, "x", v)`: as `self.x = v`
-            refs.append(Reference(r.kind[8:], f"self.{r.name.strip(chr(39) + chr(34))}", _one_line(r.receiver), r.line, r.scope, None, ()))
+            refs.append(Reference(r.kind[8:], f"self.{r.name.strip(_QUOTES)}", _one_line(r.receiver), r.line, r.scope, None, ()))
             continue
         if r.kind == "rules":  # PLY's `lex.lex(module=self)`: the `t_*` methods of the object's class; without a
             # module, the calling module's `t_*` functions
-            prefix = PLY_RULE_PREFIXES[r.name.rpartition(".")[2]]
+            prefix = _PLY_RULE_PREFIXES[r.name.rpartition(".")[2]]
             if r.receiver:
                 refs.append(Reference("getattrcall", prefix + "*", _one_line(r.receiver), r.line, r.scope, None, ()))
             else:
@@ -2326,7 +2334,7 @@ def _compared_items(references: list[Reference]) -> list[Reference]:
     out: list[Reference] = []
     for r in references:
         out.append(r)
-        if not all(p.isidentifier() for p in r.receiver.split(".")):
+        if not _plain_chain(r.receiver):
             continue
         if r.kind == "protocol" and r.name in ORDERING_BUILTINS:
             methods = ORDERING_BUILTINS[r.name]
@@ -2350,7 +2358,7 @@ def _called_items(references: list[Reference]) -> list[Reference]:
             out.append(r)
             continue
         table = _one_line(r.name)
-        if all(p.isidentifier() for p in table.split(".")):
+        if _plain_chain(table):
             item = f"{ITEM_PREFIX}c{r.line}"
             out.append(Reference("lookup", item, table, r.line, r.scope, None, ()))
             out.append(Reference("call", "__call__", item, r.line, r.scope, None, ()))
